@@ -1,0 +1,466 @@
+"""The typed abstract syntax tree of a ``.req`` spec.
+
+All nodes are frozen dataclasses; every node carries a :class:`Span` (file, 1-based line and column,
+end exclusive). Expressions are a Python subset plus ``==>`` (:class:`Implies`), ``<==>`` (:class:`Iff`)
+and ``forall`` / ``exists`` (:class:`Quantifier`). ``result`` is an ordinary :class:`Name`; the checker
+gives it its meaning.
+
+Equality of nodes ignores spans (``Span`` compares equal to every other span), so that
+``parse(format(ast)) == ast`` can be stated directly.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Union
+
+__all__ = [
+    "Span", "Expr", "Name", "Const", "BinOp", "UnaryOp", "BoolOp", "Not", "Compare", "Implies", "Iff",
+    "IfExp", "Call", "Keyword", "Attribute", "Subscript", "Slice", "ListExpr", "TupleExpr", "SetExpr",
+    "DictExpr", "Comprehension", "Quantifier", "TypeRef", "Param", "Stmt", "Assign", "ExprStmt", "Expect",
+    "ExpectRaises", "Clause", "Requires", "Ensures", "Invariant", "Example", "Informal", "Scenario",
+    "Requirement", "FunctionDecl", "ClassDecl", "MethodDecl", "Spec", "INFORMAL_CATEGORIES",
+]
+
+#: The categories an ``informal`` requirement may name (the reason it is not formalized).
+INFORMAL_CATEGORIES: tuple[str, ...] = (
+    "omission", "exclusion", "trade-off", "conflict", "environment", "vague", "unobservable",
+)
+
+
+@dataclass(frozen=True, eq=False)
+class Span:
+    """A source range: ``file``, 1-based ``line``/``col`` of the first character, ``end_line``/``end_col``
+    one past the last. Spans never take part in node equality."""
+
+    file: str = "<spec>"
+    line: int = 1
+    col: int = 1
+    end_line: int = 1
+    end_col: int = 1
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Span)
+
+    def __hash__(self) -> int:
+        return 0
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}"
+
+
+NOSPAN = Span()
+
+
+def _span() -> Span:
+    return field(default=NOSPAN, compare=True, repr=False)  # type: ignore[no-any-return]
+
+
+# ------------------------------------------------------------------ expressions
+@dataclass(frozen=True)
+class Name:
+    """A name: a parameter, ``result``, a helper, a builtin or a name of the target."""
+
+    id: str
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Const:
+    """A literal: int, float, str, bytes, bool or None."""
+
+    value: int | float | str | bytes | bool | None
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class BinOp:
+    """``left op right`` with op one of ``+ - * / // % **``."""
+
+    op: str
+    left: Expr
+    right: Expr
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class UnaryOp:
+    """``+x`` or ``-x``."""
+
+    op: str
+    operand: Expr
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class BoolOp:
+    """``a and b and ...`` or ``a or b or ...`` (op is ``and`` or ``or``), Python's short-circuit meaning."""
+
+    op: str
+    values: tuple[Expr, ...]
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Not:
+    """``not x``."""
+
+    operand: Expr
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Compare:
+    """A comparison chain ``a < b <= c`` meaning ``a < b and b <= c`` with ``b`` evaluated once.
+
+    ``ops`` has one operator per element of ``comparators`` (``<``, ``in``, ``not in``, ``is not`` ...).
+    """
+
+    left: Expr
+    ops: tuple[str, ...]
+    comparators: tuple[Expr, ...]
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Implies:
+    """``a ==> b``: ``not a or b`` (right-associative)."""
+
+    left: Expr
+    right: Expr
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Iff:
+    """``a <==> b``: ``bool(a) == bool(b)``."""
+
+    left: Expr
+    right: Expr
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class IfExp:
+    """``body if test else orelse``."""
+
+    body: Expr
+    test: Expr
+    orelse: Expr
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Keyword:
+    """``name=value`` in a call."""
+
+    name: str
+    value: Expr
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Call:
+    """``func(args..., kw=...)``."""
+
+    func: Expr
+    args: tuple[Expr, ...]
+    keywords: tuple[Keyword, ...] = ()
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Attribute:
+    """``value.attr``."""
+
+    value: Expr
+    attr: str
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Slice:
+    """``lower:upper:step`` inside a subscript; missing parts are None."""
+
+    lower: Expr | None
+    upper: Expr | None
+    step: Expr | None
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Subscript:
+    """``value[index]`` where index may be a :class:`Slice`."""
+
+    value: Expr
+    index: Expr | Slice
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class ListExpr:
+    """``[a, b]``."""
+
+    elts: tuple[Expr, ...]
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class TupleExpr:
+    """``(a, b)``."""
+
+    elts: tuple[Expr, ...]
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class SetExpr:
+    """``{a, b}``."""
+
+    elts: tuple[Expr, ...]
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class DictExpr:
+    """``{k: v, ...}``."""
+
+    keys: tuple[Expr, ...]
+    values: tuple[Expr, ...]
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Comprehension:
+    """``[elt for targets in iter if c1 if c2]``; kind is ``list``, ``set`` or ``gen``."""
+
+    kind: str
+    elt: Expr
+    targets: tuple[str, ...]
+    iter: Expr
+    conds: tuple[Expr, ...] = ()
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Quantifier:
+    """``forall x in S: P`` (kind ``forall``, Python ``all``) or ``exists x in S: P`` (``any``).
+
+    Several names unpack each element (``forall i, x in enumerate(xs): ...``).
+    """
+
+    kind: str
+    targets: tuple[str, ...]
+    domain: Expr
+    body: Expr
+    span: Span = _span()
+
+
+Expr = Union[
+    Name, Const, BinOp, UnaryOp, BoolOp, Not, Compare, Implies, Iff, IfExp, Call, Attribute, Subscript,
+    ListExpr, TupleExpr, SetExpr, DictExpr, Comprehension, Quantifier,
+]
+
+
+# ------------------------------------------------------------------ types and parameters
+@dataclass(frozen=True)
+class TypeRef:
+    """A parameter or result type: ``int``, ``list[int]``, ``dict[str, bytes]``, ``mod.Class``."""
+
+    name: str
+    args: tuple[TypeRef, ...] = ()
+    span: Span = _span()
+
+    def __str__(self) -> str:
+        if not self.args:
+            return self.name
+        return f"{self.name}[{', '.join(str(a) for a in self.args)}]"
+
+
+@dataclass(frozen=True)
+class Param:
+    """``name: type``."""
+
+    name: str
+    type: TypeRef
+    span: Span = _span()
+
+
+# ------------------------------------------------------------------ scenario statements
+@dataclass(frozen=True)
+class Assign:
+    """``a = expr`` or ``a, b = expr``."""
+
+    targets: tuple[str, ...]
+    value: Expr
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class ExprStmt:
+    """An expression evaluated for its effect (usually a call)."""
+
+    value: Expr
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Expect:
+    """``expect EXPR``: the expression must be true at this point of the scenario."""
+
+    value: Expr
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class ExpectRaises:
+    """``expect raises EXC: CALL``: evaluating ``call`` must raise ``exception`` (or a subclass)."""
+
+    exception: str
+    call: Expr
+    span: Span = _span()
+
+
+Stmt = Union[Assign, ExprStmt, Expect, ExpectRaises]
+
+
+# ------------------------------------------------------------------ clauses
+@dataclass(frozen=True)
+class Requires:
+    """``requires EXPR``: a precondition of the enclosing function."""
+
+    expr: Expr
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Ensures:
+    """``ensures EXPR``: a postcondition; ``result`` names the return value."""
+
+    expr: Expr
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Invariant:
+    """``invariant EXPR``: a class invariant over ``self``."""
+
+    expr: Expr
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Example:
+    """``example EXPR``: a concrete, closed check such as ``f(1, 2) == 3`` (a test, not a property)."""
+
+    expr: Expr
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Informal:
+    """``informal CATEGORY "reason"``: why the requirement is not formalized."""
+
+    category: str
+    reason: str
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """``scenario (params): stmts``: a sequence of calls, universally quantified over ``params``."""
+
+    params: tuple[Param, ...]
+    body: tuple[Stmt, ...]
+    span: Span = _span()
+
+
+Clause = Union[Requires, Ensures, Invariant, Example, Informal, Scenario]
+
+
+# ------------------------------------------------------------------ declarations
+@dataclass(frozen=True)
+class Requirement:
+    """``requirement ID "prose"`` with its clauses. ``id`` is unique within a spec."""
+
+    id: str
+    prose: str
+    clauses: tuple[Clause, ...]
+    span: Span = _span()
+
+    @property
+    def informal(self) -> Informal | None:
+        """The ``informal`` clause, if any."""
+        for c in self.clauses:
+            if isinstance(c, Informal):
+                return c
+        return None
+
+
+@dataclass(frozen=True)
+class FunctionDecl:
+    """``function NAME(params) -> type`` with the requirements on that function of the target."""
+
+    name: str
+    params: tuple[Param, ...]
+    returns: TypeRef | None
+    requirements: tuple[Requirement, ...]
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class MethodDecl:
+    """``method NAME(params) -> type`` inside a class (``self`` is implicit)."""
+
+    name: str
+    params: tuple[Param, ...]
+    returns: TypeRef | None
+    requirements: tuple[Requirement, ...]
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class ClassDecl:
+    """``class NAME`` with methods and class-level requirements (invariants)."""
+
+    name: str
+    methods: tuple[MethodDecl, ...]
+    requirements: tuple[Requirement, ...]
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Spec:
+    """A whole ``.req`` file.
+
+    Attributes:
+        name, title: from ``spec NAME "title"`` (name defaults to the file stem).
+        target: the ``target:`` text, or None; a path is relative to the spec file's folder.
+        imports: paths of other ``.req`` files.
+        requirements: top-level requirements (scenarios, examples, informal ones).
+        functions, classes: declarations with their requirements.
+        file: the path the spec was read from.
+    """
+
+    name: str
+    title: str
+    target: str | None
+    imports: tuple[str, ...]
+    requirements: tuple[Requirement, ...]
+    functions: tuple[FunctionDecl, ...]
+    classes: tuple[ClassDecl, ...]
+    file: str = field(default="<spec>", compare=False)
+    span: Span = _span()
+
+    def all_requirements(self) -> list[tuple[Requirement, FunctionDecl | MethodDecl | ClassDecl | None]]:
+        """Every requirement in source order, each with the declaration it belongs to (None: top level)."""
+        out: list[tuple[Requirement, FunctionDecl | MethodDecl | ClassDecl | None]] = []
+        out.extend((r, None) for r in self.requirements)
+        for f in self.functions:
+            out.extend((r, f) for r in f.requirements)
+        for c in self.classes:
+            out.extend((r, c) for r in c.requirements)
+            for m in c.methods:
+                out.extend((r, m) for r in m.requirements)
+        out.sort(key=lambda pair: (pair[0].span.line, pair[0].span.col))
+        return out

@@ -1,0 +1,144 @@
+"""Frozen result records: what each engine showed about each requirement.
+
+The verdict words are fixed across code, reports and docs (docs/verdicts.md):
+
+* ``verified``: CrossHair exhausted every path (a proof, within CrossHair's modelling of Python).
+* ``refuted``: a counterexample, replayed concretely with contracts enforced in a fresh process.
+* ``no-counterexample``: none found within the stated budget (seconds and completed paths): not a proof.
+* ``unknown``: nothing can be said; ``reason`` says why (budget exhausted, import error, spec error ...).
+* ``not-formalized``: the requirement is informal; ``category`` says why.
+
+Overall verdict of a requirement, worst first: refuted > unknown > no-counterexample > verified.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+__all__ = ["Verdict", "Budget", "EngineVerdict", "RequirementResult", "worst", "UNKNOWN_REASONS"]
+
+
+class Verdict(str, Enum):
+    """A verdict about code (never about the spec itself)."""
+
+    VERIFIED = "verified"
+    REFUTED = "refuted"
+    NO_COUNTEREXAMPLE = "no-counterexample"
+    UNKNOWN = "unknown"
+    NOT_FORMALIZED = "not-formalized"
+
+
+#: Severity for the overall verdict (higher is worse).
+_SEVERITY = {Verdict.VERIFIED: 0, Verdict.NO_COUNTEREXAMPLE: 1, Verdict.UNKNOWN: 2, Verdict.REFUTED: 3}
+
+#: Reason categories of ``unknown`` (the text after the colon is free-form detail).
+UNKNOWN_REASONS = (
+    "budget exhausted", "timeout", "vacuous precondition", "spec error", "import error", "unsupported",
+    "nondeterminism", "not reproduced", "precondition violated by counterexample", "crash", "engine error",
+    "memory limit",
+)
+
+
+def worst(verdicts: list[Verdict]) -> Verdict | None:
+    """The overall verdict of several engine verdicts, worst first; None for an empty list.
+
+    Args:
+        verdicts: code verdicts (``not-formalized`` is ignored here).
+    """
+    ranked = [v for v in verdicts if v in _SEVERITY]
+    return max(ranked, key=_SEVERITY.__getitem__) if ranked else None
+
+
+@dataclass(frozen=True)
+class Budget:
+    """What an engine spent or was allowed.
+
+    Attributes:
+        seconds: CPU seconds allowed per requirement (the ``--budget``).
+        used_s: CPU seconds actually used by the analysis (None when unknown).
+        paths: completed (confirmed) execution paths, for CrossHair.
+        examples: concrete examples run (for examples and replays).
+    """
+
+    seconds: float | None = None
+    used_s: float | None = None
+    paths: int | None = None
+    examples: int | None = None
+
+    def describe(self) -> str:
+        """``"10.0 s budget, 3.2 s used, 14 paths"``-style text."""
+        parts = []
+        if self.seconds is not None:
+            parts.append(f"{self.seconds:g} s budget")
+        if self.used_s is not None:
+            parts.append(f"{self.used_s:.1f} s used")
+        if self.paths is not None:
+            parts.append(f"{self.paths} path{'s' if self.paths != 1 else ''} completed")
+        if self.examples is not None:
+            parts.append(f"{self.examples} example{'s' if self.examples != 1 else ''}")
+        return ", ".join(parts)
+
+
+@dataclass(frozen=True)
+class EngineVerdict:
+    """One engine's verdict on one requirement.
+
+    Attributes:
+        engine: ``crosshair``, ``example`` (concrete run of ``example`` clauses), ...
+        verdict: the verdict.
+        reason: for ``unknown`` the category and detail (``"budget exhausted: no path completed"``); for
+            ``refuted`` what failed; for ``verified`` the caveat; for ``no-counterexample`` the budget text.
+        budget: what was allowed and spent.
+        counterexample: the refuting call in the spec's terms (``isqrt(5)``, ``KV-1 with key='', ...``).
+        args: the counterexample's arguments as Python source, in parameter order.
+        elapsed_s: wall-clock seconds, including replay.
+    """
+
+    engine: str
+    verdict: Verdict
+    reason: str
+    budget: Budget = field(default_factory=Budget)
+    counterexample: str | None = None
+    args: tuple[tuple[str, str], ...] = ()
+    elapsed_s: float = 0.0
+
+
+@dataclass(frozen=True)
+class RequirementResult:
+    """Everything the gap report says about one requirement.
+
+    Attributes:
+        id, prose: from the spec.
+        location: ``file:line:col`` of the requirement.
+        formalization: ``formal``, ``example`` or ``informal``.
+        role: ``property`` (checked against the code) or ``precondition`` (narrows the domain of the
+            function's other requirements; not itself checked against the code).
+        category: the informal category (informal only), with ``reason``.
+        formal_text: the requirement's clauses as written in the spec.
+        verdicts: one per engine run.
+        verdict: the overall verdict (None for preconditions).
+        elapsed_s: wall-clock seconds over all engines.
+    """
+
+    id: str
+    prose: str
+    location: str
+    formalization: str
+    role: str = "property"
+    category: str | None = None
+    informal_reason: str | None = None
+    formal_text: str = ""
+    function: str | None = None
+    narrowed_by: tuple[str, ...] = ()
+    verdicts: tuple[EngineVerdict, ...] = ()
+    verdict: Verdict | None = None
+    elapsed_s: float = 0.0
+
+    @property
+    def counterexample(self) -> str | None:
+        """The first refuting engine's counterexample, if any."""
+        for v in self.verdicts:
+            if v.verdict is Verdict.REFUTED and v.counterexample:
+                return v.counterexample
+        return None

@@ -1,0 +1,115 @@
+"""Worker process: replay a counterexample concretely, with icontract's checks enforced.
+
+Run only through :func:`evalgap.verifier.sandbox.run_worker`. CrossHair is never imported here (importing
+it would turn icontract's checks into no-ops); the worker first proves enforcement is on by calling a
+function with a violated postcondition and requiring ``icontract.ViolationError``.
+
+Request keys: ``paths``, ``harness``, ``function``, ``args`` (Python source of each positional argument,
+as CrossHair printed it; evaluated in the harness module's namespace).
+
+Result keys: ``outcome`` one of
+
+* ``violation``: a contract raised ``ViolationError``; ``kind`` is ``pre`` or ``post``, ``message`` its text,
+  ``returned`` (for scenarios and examples, the failing check's index from the unchecked call);
+* ``exception``: the call raised another exception: ``type``, ``message``, ``in_harness`` (True when the
+  innermost frame is in the harness, i.e. the spec's own expression raised), ``traceback``;
+* ``passed``: the call returned normally and every contract held (the counterexample does not reproduce);
+* ``bad-args``: an argument could not be evaluated (its printed form is not valid Python);
+* ``error``: the harness could not be imported, or enforcement is off (``stage`` says which).
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import sys
+import traceback
+from typing import Any
+
+
+def _write(path: str, data: dict[str, Any]) -> None:
+    tmp = path + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as fh:
+        json.dump(data, fh)
+    os.replace(tmp, path)
+
+
+def _enforcement_selftest() -> str | None:
+    import icontract
+
+    @icontract.ensure(lambda result: result > 0, "evalgap self-test")
+    def _probe() -> int:
+        return 0
+
+    try:
+        _probe()
+    except icontract.ViolationError:
+        return None
+    return "icontract checks are disabled in the replay process (was CrossHair imported?)"
+
+
+def _build_args(sources: list[str], namespace: dict[str, Any]) -> list[Any]:
+    """Evaluate the argument sources together, so CrossHair's aliases (``(v1:=b'')``, ``v1``) resolve to the
+    same object."""
+    value = eval("[" + ", ".join(sources) + "]", namespace)  # noqa: S307 - CrossHair's repr of values
+    assert isinstance(value, list)
+    return value
+
+
+def main(argv: list[str]) -> int:
+    req = json.loads(open(argv[0], encoding="utf-8").read())
+    out = argv[1]
+    for p in reversed(req["paths"]):
+        sys.path.insert(0, p)
+    problem = _enforcement_selftest()
+    if problem or "crosshair" in sys.modules:
+        _write(out, {"outcome": "error", "stage": "enforcement", "message": problem or "crosshair imported"})
+        return 0
+    try:
+        harness = importlib.import_module(req["harness"])
+        fn = getattr(harness, req["function"])
+    except BaseException as exc:  # noqa: BLE001
+        _write(out, {"outcome": "error", "stage": "import", "message": f"{type(exc).__name__}: {exc}",
+                     "traceback": traceback.format_exc()[-3000:]})
+        return 0
+    import icontract
+
+    namespace = dict(vars(harness))
+    try:
+        args = _build_args(req["args"], namespace)
+    except BaseException as exc:  # noqa: BLE001
+        _write(out, {"outcome": "bad-args", "message": f"{type(exc).__name__}: {exc}"})
+        return 0
+    harness_file = os.path.abspath(getattr(harness, "__file__", ""))
+    try:
+        returned = fn(*args)
+    except icontract.ViolationError as exc:
+        text = str(exc)
+        kind = "pre" if text.startswith("[pre] ") else "post"
+        returned_index = None
+        if kind == "post" and hasattr(fn, "__wrapped__"):
+            try:
+                again = _build_args(req["args"], dict(vars(harness)))
+                returned_index = fn.__wrapped__(*again)
+            except BaseException:  # noqa: BLE001
+                returned_index = None
+        _write(out, {"outcome": "violation", "kind": kind, "message": text[:4000],
+                     "returned": returned_index if isinstance(returned_index, int) else None})
+        return 0
+    except BaseException as exc:  # noqa: BLE001
+        tb = traceback.extract_tb(exc.__traceback__)
+        innermost = os.path.abspath(tb[-1].filename) if tb else ""
+        _write(out, {"outcome": "exception", "type": type(exc).__name__, "message": str(exc)[:2000],
+                     "in_harness": innermost == harness_file, "traceback": traceback.format_exc()[-3000:]})
+        return 0
+    if req.get("expect_zero") and returned != 0:
+        _write(out, {"outcome": "violation", "kind": "post", "message": "check returned a failing index",
+                     "returned": returned if isinstance(returned, int) else None})
+        return 0
+    _write(out, {"outcome": "passed", "returned": repr(returned)[:500]})
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

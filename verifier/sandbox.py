@@ -1,0 +1,146 @@
+"""Run untrusted code (the target, its harness, CrossHair on it) in a limited worker subprocess.
+
+Each call starts ``python -m <module> REQUEST.json RESULT.json`` with:
+
+* ``RLIMIT_CPU`` (CPU seconds) and ``RLIMIT_AS`` (address space, bytes) set before ``exec``;
+* a wall-clock timeout after which the whole process group is killed;
+* a private temporary working directory (deleted afterwards), no stdin, a scrubbed environment
+  (``PATH``, ``LANG``, ``HOME`` set to the private folder, ``PYTHONHASHSEED=0``).
+
+This contains accidents and naive gaming (an endless loop, a huge allocation, ``os._exit``); it is **not**
+a security boundary against a determined attacker: use a container or VM for that.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+__all__ = ["Limits", "WorkerOutcome", "run_worker"]
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Resource limits of one worker run.
+
+    Attributes:
+        cpu_s: CPU seconds (``RLIMIT_CPU``; the kernel sends SIGXCPU, then SIGKILL).
+        wall_s: wall-clock seconds before the process group is killed.
+        memory_bytes: address-space limit in bytes (``RLIMIT_AS``).
+    """
+
+    cpu_s: float = 60.0
+    wall_s: float = 120.0
+    memory_bytes: int = 4 * 1024**3
+
+
+@dataclass(frozen=True)
+class WorkerOutcome:
+    """What a worker run produced.
+
+    Attributes:
+        result: the JSON object the worker wrote, or None when it wrote none (crash, kill, timeout).
+        status: ``ok`` (result written), ``timeout`` (wall clock), ``cpu-limit``, ``memory``,
+            ``crashed`` (exited without a result: ``os._exit``, a signal, an interpreter error).
+        returncode: the process's exit code (negative: killed by that signal).
+        stderr: the last 4,000 characters of its standard error.
+        wall_s: wall-clock seconds it ran.
+    """
+
+    result: dict[str, Any] | None
+    status: str
+    returncode: int | None
+    stderr: str
+    wall_s: float
+
+
+def _scrubbed_env(home: str) -> dict[str, str]:
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "LANG": "C.UTF-8",
+        "HOME": home,
+        "TMPDIR": home,
+        "PYTHONHASHSEED": "0",
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "PYTHONIOENCODING": "utf-8",
+    }
+    return env
+
+
+def _limiter(limits: Limits) -> Any:
+    def apply() -> None:  # runs in the child between fork and exec
+        cpu = max(1, int(limits.cpu_s + 0.999))
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 2))
+        resource.setrlimit(resource.RLIMIT_AS, (limits.memory_bytes, limits.memory_bytes))
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    return apply
+
+
+def run_worker(module: str, request: dict[str, Any], limits: Limits) -> WorkerOutcome:
+    """Run ``python -m module`` on ``request`` in a fresh, limited subprocess.
+
+    Args:
+        module: the worker module (e.g. ``evalgap.verifier.crosshair_worker``).
+        request: a JSON-serializable dict handed to the worker.
+        limits: CPU, wall-clock and memory limits.
+
+    Returns:
+        A :class:`WorkerOutcome`; never raises for anything the worker does.
+    """
+    with tempfile.TemporaryDirectory(prefix="evalgap-worker-") as tmp:
+        req_path = Path(tmp) / "request.json"
+        out_path = Path(tmp) / "result.json"
+        work = Path(tmp) / "cwd"
+        work.mkdir()
+        req_path.write_text(json.dumps(request), encoding="utf-8")
+        cmd = [sys.executable, "-X", "utf8", "-m", module, str(req_path), str(out_path)]
+        start = time.monotonic()
+        proc = subprocess.Popen(
+            cmd, cwd=work, env=_scrubbed_env(str(work)), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE, start_new_session=True, preexec_fn=_limiter(limits),
+        )
+        timed_out = False
+        try:
+            _, err = proc.communicate(timeout=limits.wall_s)
+        except subprocess.TimeoutExpired:
+            timed_out = True
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            _, err = proc.communicate()
+        finally:
+            try:  # leftovers of a target that forked
+                os.killpg(proc.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+        wall = time.monotonic() - start
+        stderr = err.decode("utf-8", "replace")[-4000:]
+        result = None
+        if out_path.exists():
+            try:
+                loaded = json.loads(out_path.read_text(encoding="utf-8"))
+                result = loaded if isinstance(loaded, dict) else None
+            except (ValueError, OSError):
+                result = None
+        rc = proc.returncode
+        if timed_out:
+            status = "timeout"
+        elif result is not None:
+            status = "ok"
+        elif rc in (-signal.SIGXCPU, -signal.SIGKILL) and "MemoryError" not in stderr:
+            status = "cpu-limit"
+        elif "MemoryError" in stderr:
+            status = "memory"
+        else:
+            status = "crashed"
+        return WorkerOutcome(result, status, rc, stderr, wall)

@@ -1,0 +1,71 @@
+"""Locate the code under check: a file path, an importable module, or a case's named implementation."""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from evalgap.verifier.errors import TargetError
+
+__all__ = ["Target", "resolve_target"]
+
+_MODULE_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
+
+
+@dataclass(frozen=True)
+class Target:
+    """Code to check.
+
+    Attributes:
+        module: the importable module name.
+        paths: folders the worker puts on ``sys.path`` first (absolute).
+        display: how reports name it (the path as given, a module name, or ``name (file)``).
+        file: the module's file when known (absolute), for hashing and reporting.
+    """
+
+    module: str
+    paths: tuple[str, ...]
+    display: str
+    file: str | None = None
+
+
+def _from_file(path: Path, display: str) -> Target:
+    if not path.is_file():
+        raise TargetError(f"target file {display} does not exist (looked at {path})")
+    if path.suffix != ".py":
+        raise TargetError(f"target {display} is not a Python file (.py)")
+    module = path.stem
+    if not _MODULE_RE.match(module):
+        raise TargetError(f"target file name {path.name!r} is not an importable module name; rename it "
+                          "to letters, digits and '_'")
+    return Target(module, (str(path.parent.resolve()),), display, str(path.resolve()))
+
+
+def resolve_target(text: str, base_dir: Path, implementations: dict[str, str] | None = None,
+                   case_dir: Path | None = None) -> Target:
+    """Resolve a target reference.
+
+    Args:
+        text: a named implementation of the case (``agent``), a ``.py`` path, or a module name.
+        base_dir: folder a relative path or a module is resolved against (the spec's folder for a spec's
+            own ``target:``, the current directory for ``--target``).
+        implementations: the case's ``name -> relative path`` table, when checking a case folder.
+        case_dir: the case folder those paths are relative to.
+
+    Returns:
+        The :class:`Target`.
+
+    Raises:
+        TargetError: the file does not exist, or the text is neither a known name, a path nor a module.
+    """
+    if implementations and text in implementations and case_dir is not None:
+        target = _from_file((case_dir / implementations[text]).resolve(), f"{text} ({implementations[text]})")
+        return target
+    if text.endswith(".py") or os.sep in text or "/" in text:
+        return _from_file((base_dir / text).resolve(), text)
+    if _MODULE_RE.match(text):
+        return Target(text, (str(base_dir.resolve()),), text)
+    known = f"; named implementations: {', '.join(sorted(implementations))}" if implementations else ""
+    raise TargetError(f"--target {text!r} is neither a .py file, a module name nor a named implementation{known}")
