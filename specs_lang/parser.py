@@ -32,6 +32,9 @@ _TERMINAL_NAMES: dict[str, str] = {
 }
 
 
+_CLAUSE_KEYWORDS = {"requires", "ensures", "invariant", "example", "informal", "scenario", "expect"}
+
+
 class _SpecIndenter(Indenter):
     NL_type = "_NL"
     OPEN_PAREN_types = ["LPAR", "LSQB", "LBRACE"]
@@ -120,8 +123,10 @@ def _syntax_error(exc: UnexpectedInput, file: str, text: str) -> SpecSyntaxError
         if tok.type == "_INDENT":
             msg = "unexpected indentation"
             hint = "indent only the body of a requirement, function, class or scenario"
-        elif "_INDENT" in exc.expected and tok.type != "_INDENT":
-            hint = "the lines after a header ending in ':' or a requirement line must be indented"
+        elif ("_INDENT" in exc.expected and tok.type != "_INDENT") or (
+                col == 1 and str(tok) in _CLAUSE_KEYWORDS):
+            hint = ("clauses must be indented under their requirement, and statements under their "
+                    "scenario")
         span = Span(file, line, col, line, col + width)
         return SpecSyntaxError([Diagnostic("EG101", span, msg, hint)], {file: text})
     if isinstance(exc, UnexpectedCharacters):

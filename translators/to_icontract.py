@@ -147,13 +147,15 @@ def _scenario(w: _Writer, req: A.Requirement, sc: A.Scenario, fn: str) -> Obliga
         elif isinstance(st, A.Expect):
             w.need(free_names(st.value, frozenset(bound)))
             checks.append(f"expect {to_python(st.value)}")
-            spans.append(st.span)
+            spans.append(A.Span(st.span.file, st.span.line, st.span.col, st.value.span.end_line,
+                                st.value.span.end_col))
             body.append(f"if not {to_python(st.value)}:")
             body.append(f"    return {len(checks)}")
         elif isinstance(st, A.ExpectRaises):
             w.need(free_names(st.call, frozenset(bound)) | {st.exception.split(".")[0]})
             checks.append(f"expect raises {st.exception}: {to_python(st.call)}")
-            spans.append(st.span)
+            spans.append(A.Span(st.span.file, st.span.line, st.span.col, st.call.span.end_line,
+                                st.call.span.end_col))
             body += ["try:", f"    {to_python(st.call)}", f"except {st.exception}:", "    pass", "else:",
                      f"    return {len(checks)}"]
     w.emit(f"def _eg_post_{fn}(result: int) -> bool:")
@@ -179,7 +181,7 @@ def _examples(w: _Writer, req: A.Requirement, exs: list[A.Example], fn: str) -> 
     for i, ex in enumerate(exs, 1):
         w.need(free_names(ex.expr))
         checks.append(to_python(ex.expr))
-        spans.append(ex.span)
+        spans.append(ex.expr.span)
         w.emit(f"if not {to_python(ex.expr)}:", 1)
         w.emit(f"return {i}", 1 + 1)
     w.emit("return 0", 1)
@@ -218,7 +220,7 @@ def _function(w: _Writer, req: A.Requirement, decl: A.FunctionDecl, fn: str,
     checks = []
     spans: list[A.Span] = []
     for i, cl in enumerate(c for c in req.clauses if isinstance(c, A.Ensures)):
-        spans.append(cl.span)
+        spans.append(cl.expr.span)
         cname = f"_eg_post_{fn}_{i}"
         _condition(w, cname, cl.expr, decl.params, allow_result=True)
         checks.append(to_python(cl.expr))

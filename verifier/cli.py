@@ -159,3 +159,10 @@ def main() -> None:
     except KeyboardInterrupt:  # pragma: no cover - interactive
         click.echo("interrupted", err=True)
         sys.exit(130)
+    except Exception as exc:  # noqa: BLE001 - never show a user a traceback
+        if os.environ.get("EVALGAP_DEBUG"):
+            raise
+        click.echo(f"evalgap: internal error: {type(exc).__name__}: {exc}\n"
+                   "This is a bug in evalgap; rerun with EVALGAP_DEBUG=1 to see the traceback and report it.",
+                   err=True)
+        sys.exit(EXIT_USAGE)

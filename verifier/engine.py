@@ -123,7 +123,7 @@ def _display_call(ob: Obligation, args: list[str]) -> str:
 def span_text(span: A.Span, source: str) -> str:
     """The spec text under ``span`` (whitespace folded), or '' when the span is empty."""
     lines = source.splitlines()
-    if not span.line or span.line > len(lines):
+    if not span.line or span.line > len(lines) or span.end_line > len(lines):
         return ""
     if span.end_line == span.line:
         text = lines[span.line - 1][span.col - 1:span.end_col - 1]
@@ -334,7 +334,12 @@ def check_spec(spec: A.Spec, source: str, target: Target, opts: CheckOptions,
 
         def run(pair: tuple[A.Requirement, object]) -> RequirementResult:
             req, owner = pair
-            res = _check_one(req, owner, harness.obligation(req.id), harness, hdir, target, source, opts)
+            try:
+                res = _check_one(req, owner, harness.obligation(req.id), harness, hdir, target, source, opts)
+            except Exception as exc:  # noqa: BLE001 - an engine bug must not lose the other verdicts
+                v = EngineVerdict("none", Verdict.UNKNOWN, f"engine error: {type(exc).__name__}: {exc}")
+                res = RequirementResult(req.id, req.prose, str(req.span), _formalization(req),
+                                        verdicts=(v,), verdict=Verdict.UNKNOWN)
             if progress is not None:
                 progress(res)
             return res

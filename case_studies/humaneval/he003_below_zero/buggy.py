@@ -1,0 +1,23 @@
+"""HumanEvalFix buggy version of HumanEval/3 (the function only; the visible check() is removed)."""
+# HumanEval/3 (below_zero) from HumanEvalFix (HumanEvalPack, Muennighoff et al. 2023, MIT; based on OpenAI HumanEval, MIT licence, see ../LICENSE-HumanEval.txt),
+# Chen et al. 2021, "Evaluating Large Language Models Trained on Code".
+from typing import List
+
+
+def below_zero(operations: List[int]) -> bool:
+    """ You're given a list of deposit and withdrawal operations on a bank account that starts with
+    zero balance. Your task is to detect if at any point the balance of account fallls below zero, and
+    at that point function should return True. Otherwise it should return False.
+    >>> below_zero([1, 2, 3])
+    False
+    >>> below_zero([1, 2, -4, 5])
+    True
+    """
+    balance = 0
+
+    for op in operations:
+        balance += op
+        if balance == 0:
+            return True
+
+    return False

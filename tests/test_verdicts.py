@@ -1,0 +1,220 @@
+"""Each verdict kind and exit code, on small targets written per test (tiny CrossHair budgets)."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conftest import run_cli
+
+
+def _check(tmp_path: Path, code: str, spec: str, *extra: str) -> tuple[int, dict[str, Any]]:
+    (tmp_path / "target_mod.py").write_text(textwrap.dedent(code), encoding="utf-8")
+    (tmp_path / "s.req").write_text("spec s\n  target: target_mod.py\n" + textwrap.dedent(spec), encoding="utf-8")
+    res = run_cli("check", str(tmp_path / "s.req"), "--format", "json", "--budget", "2", "-j", "2", *extra)
+    assert res.stderr == "" or res.exit_code == 2, res.stderr
+    return res.exit_code, res.json()
+
+
+def _req(report: dict[str, Any], rid: str) -> dict[str, Any]:
+    return next(r for r in report["requirements"] if r["id"] == rid)
+
+
+def test_verified_exit_0(tmp_path: Path) -> None:
+    code, rep = _check(tmp_path, """
+        def absval(n: int) -> int:
+            return n if n >= 0 else -n
+    """, """
+function absval(n: int) -> int
+  requirement A-1 "The result is never negative."
+    ensures result >= 0
+""")
+    r = _req(rep, "A-1")
+    assert r["verdict"] == "verified"
+    assert "all paths exhausted" in r["verdicts"][0]["reason"]
+    assert r["verdicts"][0]["budget"]["paths"] >= 2
+    assert code == 0
+    assert rep["summary"]["verified"] == 1
+
+
+def test_rare_input_refuted_and_replayed(tmp_path: Path) -> None:
+    code, rep = _check(tmp_path, """
+        import math
+
+        def isqrt(n: int) -> int:
+            if n == 1023 * 1023:
+                return 1024
+            return math.isqrt(n)
+    """, """
+function isqrt(n: int) -> int
+  requirement SQ-1 "Only non-negative inputs are allowed."
+    requires 0 <= n <= 2000000
+  requirement SQ-2 "Returns the floor of the square root."
+    ensures result * result <= n < (result + 1) * (result + 1)
+""")
+    r = _req(rep, "SQ-2")
+    assert code == 1
+    assert r["verdict"] == "refuted"
+    assert r["counterexample"] == "isqrt(1046529)"
+    assert "replayed concretely" in r["verdicts"][0]["reason"]
+    assert "result * result <= n" in r["verdicts"][0]["reason"]
+    assert r["narrowed_by"] == ["SQ-1"]
+    pre = _req(rep, "SQ-1")
+    assert pre["role"] == "precondition" and pre["verdict"] is None
+
+
+def test_exception_is_a_refutation(tmp_path: Path) -> None:
+    code, rep = _check(tmp_path, """
+        def first(xs: list) -> int:
+            return xs[0]
+    """, """
+function first(xs: list[int]) -> int
+  requirement F-1 "Returns an element of the list or zero for an empty list."
+    ensures result == 0 or result in xs
+""")
+    r = _req(rep, "F-1")
+    assert code == 1 and r["verdict"] == "refuted"
+    assert r["verdicts"][0]["reason"].startswith("raised IndexError")
+    assert r["counterexample"] == "first([])"
+
+
+def test_bounded_search_is_no_counterexample_not_verified(tmp_path: Path) -> None:
+    code, rep = _check(tmp_path, """
+        def total(xs: list) -> int:
+            t = 0
+            for x in xs:
+                t += x
+            return t
+    """, """
+function total(xs: list[int]) -> int
+  requirement T-1 "Returns the sum of the list."
+    ensures result == sum(xs)
+""")
+    r = _req(rep, "T-1")
+    assert r["verdict"] == "no-counterexample"
+    v = r["verdicts"][0]
+    assert v["budget"]["paths"] > 0 and v["budget"]["seconds"] == 2.0
+    assert "not a proof" in v["reason"]
+    assert code == 0
+
+
+def test_unknowns_exit_3(tmp_path: Path) -> None:
+    code, rep = _check(tmp_path, """
+        def spin(n: int) -> int:
+            while True:
+                n += 1
+
+        def empty(n: int) -> list:
+            return []
+
+        def ident(n: int) -> int:
+            return n
+    """, """
+function spin(n: int) -> int
+  requirement U-1 "Terminates with a positive result."
+    ensures result > 0
+function empty(n: int) -> list[int]
+  requirement U-2 "The third element is zero."
+    ensures result[3] == 0
+function ident(n: int) -> int
+  requirement U-3 "Inputs are both positive and negative."
+    requires n > 0 and n < 0
+  requirement U-4 "Returns its input."
+    ensures result == n
+""")
+    assert code == 3
+    assert _req(rep, "U-1")["verdict"] == "unknown"
+    assert _req(rep, "U-1")["verdicts"][0]["reason"].startswith(("budget exhausted", "timeout"))
+    assert _req(rep, "U-2")["verdict"] == "unknown"
+    assert _req(rep, "U-2")["verdicts"][0]["reason"].startswith("spec error")
+    assert _req(rep, "U-4")["verdict"] == "unknown"
+    assert _req(rep, "U-4")["verdicts"][0]["reason"].startswith("vacuous precondition")
+    assert rep["summary"]["unknown"] == 3
+
+
+def test_import_error_and_crash_are_unknown_and_the_run_goes_on(tmp_path: Path) -> None:
+    (tmp_path / "broken_mod.py").write_text("raise RuntimeError('import-time failure')\n")
+    (tmp_path / "b.req").write_text("spec b\n  target: broken_mod.py\nfunction f(n: int) -> int\n"
+                                    "  requirement B-1 \"x\"\n    ensures result == n\n")
+    res = run_cli("check", str(tmp_path / "b.req"), "--format", "json", "--budget", "1")
+    assert res.exit_code == 3
+    r = res.json()["requirements"][0]
+    assert r["verdict"] == "unknown" and r["verdicts"][0]["reason"].startswith("import error")
+    assert "import-time failure" in r["verdicts"][0]["reason"]
+
+    code, rep = _check(tmp_path, """
+        import os
+
+        def quit_early(n: int) -> int:
+            os._exit(0)
+
+        def ok(n: int) -> int:
+            return n
+    """, """
+function quit_early(n: int) -> int
+  requirement C-1 "Returns its input."
+    ensures result == n
+function ok(n: int) -> int
+  requirement C-2 "Returns its input."
+    ensures result == n
+""")
+    assert _req(rep, "C-1")["verdict"] == "unknown"
+    assert _req(rep, "C-1")["verdicts"][0]["reason"].startswith("crash")
+    assert _req(rep, "C-2")["verdict"] == "verified"
+    assert code == 3
+
+
+def test_missing_target_name_is_a_spec_error_not_a_refutation(tmp_path: Path) -> None:
+    code, rep = _check(tmp_path, "def g(n: int) -> int:\n    return n\n", """
+function nosuch(n: int) -> int
+  requirement M-1 "x"
+    ensures result == n
+""")
+    r = _req(rep, "M-1")
+    assert r["verdict"] == "unknown", r
+    assert "nosuch" in r["verdicts"][0]["reason"]
+    assert code == 3
+
+
+def test_json_fields(tmp_path: Path) -> None:
+    _, rep = _check(tmp_path, "def g(n: int) -> int:\n    return n\n", """
+requirement E-1 "Examples."
+  example g(2) == 2
+requirement I-1 "It is pleasant to use."
+  informal vague "no measurable criterion"
+""")
+    assert rep["schema_version"] == "1.0"
+    assert set(rep) >= {"schema_version", "spec", "target", "summary", "requirements"}
+    assert rep["spec"]["name"] == "s"
+    for r in rep["requirements"]:
+        assert set(r) >= {"id", "prose", "formalization", "category", "verdicts", "verdict", "counterexample",
+                          "elapsed_s"}
+        for v in r["verdicts"]:
+            assert set(v) >= {"engine", "verdict", "reason", "budget", "counterexample"}
+    e1, i1 = _req(rep, "E-1"), _req(rep, "I-1")
+    assert e1["formalization"] == "example" and e1["verdict"] == "no-counterexample"
+    assert e1["verdicts"][0]["budget"]["examples"] == 1
+    assert i1["formalization"] == "informal" and i1["category"] == "vague" and i1["verdict"] == "not-formalized"
+    assert rep["summary"]["not-formalized"] == 1
+
+
+@pytest.mark.parametrize("args, message", [
+    (["check", "nope.req"], "does not exist"),
+    (["check", "{tmp}/s.req", "--target", "missing_file.py"], "does not exist"),
+    (["check", "{tmp}/s.req", "--budget", "0"], "positive"),
+])
+def test_usage_errors_exit_2(tmp_path: Path, args: list[str], message: str) -> None:
+    (tmp_path / "s.req").write_text('requirement R-1 "p"\n  informal vague "r"\n')
+    res = run_cli(*[a.replace("{tmp}", str(tmp_path)) for a in args])
+    assert res.exit_code == 2
+    assert message in res.stderr
+    assert "Traceback" not in res.stderr
+
+
+def test_spec_without_target(tmp_path: Path) -> None:
+    (tmp_path / "s.req").write_text('requirement R-1 "p"\n  example 1 == 1\n')
+    res = run_cli("check", str(tmp_path / "s.req"))
+    assert res.exit_code == 2 and "no target" in res.stderr
