@@ -53,7 +53,7 @@ NOSPAN = Span()
 
 
 def _span() -> Span:
-    return field(default=NOSPAN, compare=True, repr=False)  # type: ignore[no-any-return]
+    return field(default=NOSPAN, compare=True, repr=False)
 
 
 # ------------------------------------------------------------------ expressions

@@ -206,7 +206,7 @@ class _Builder(Transformer[Token, Any]):
         return A.Quantifier(kind, names, children[-2], children[-1], self._span(meta))
 
     def iff(self, meta: Meta, children: list[Any]) -> A.Expr:
-        out = children[0]
+        out: A.Expr = children[0]
         for nxt in children[1:]:
             out = A.Iff(out, nxt, self._span(meta))
         return out

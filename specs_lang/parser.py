@@ -130,9 +130,10 @@ def _syntax_error(exc: UnexpectedInput, file: str, text: str) -> SpecSyntaxError
         span = Span(file, line, col, line, col + width)
         return SpecSyntaxError([Diagnostic("EG101", span, msg, hint)], {file: text})
     if isinstance(exc, UnexpectedCharacters):
-        ch = text[exc.pos_in_stream] if exc.pos_in_stream is not None and exc.pos_in_stream < len(text) else "?"
+        pos = exc.pos_in_stream if exc.pos_in_stream is not None else len(text)
+        ch = text[pos] if pos < len(text) else "?"
         code, msg, hint = "EG102", f"unexpected character {ch!r}", None
-        if ch in "\"'" or (ch == "b" and text[exc.pos_in_stream + 1: exc.pos_in_stream + 2] in "\"'"):
+        if ch in "\"'" or (ch == "b" and text[pos + 1: pos + 2] in "\"'"):
             code, msg, hint = "EG105", "unterminated string literal", "close the string on the same line"
         elif exc.allowed:
             msg += f"; expected {_describe_expected(exc.allowed)}"

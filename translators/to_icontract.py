@@ -219,11 +219,11 @@ def _function(w: _Writer, req: A.Requirement, decl: A.FunctionDecl, fn: str,
             pre_ids.append(pr.id)
     checks = []
     spans: list[A.Span] = []
-    for i, cl in enumerate(c for c in req.clauses if isinstance(c, A.Ensures)):
-        spans.append(cl.expr.span)
+    for i, ens in enumerate(c for c in req.clauses if isinstance(c, A.Ensures)):
+        spans.append(ens.expr.span)
         cname = f"_eg_post_{fn}_{i}"
-        _condition(w, cname, cl.expr, decl.params, allow_result=True)
-        checks.append(to_python(cl.expr))
+        _condition(w, cname, ens.expr, decl.params, allow_result=True)
+        checks.append(to_python(ens.expr))
         decorators.append(f"@icontract.ensure({cname}, {_desc(req)})")
     w.emit()
     for d in decorators:

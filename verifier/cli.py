@@ -130,7 +130,7 @@ def _emit(report: GapReport, fmt: str, output: Path | None) -> None:
         render_text(report, buf, color=False)
         _write_atomic(output, buf.getvalue())
     else:
-        render_text(report, click.get_text_stream("stdout"))
+        render_text(report, sys.stdout)
 
 
 @cli.command()
