@@ -218,3 +218,33 @@ def test_spec_without_target(tmp_path: Path) -> None:
     (tmp_path / "s.req").write_text('requirement R-1 "p"\n  example 1 == 1\n')
     res = run_cli("check", str(tmp_path / "s.req"))
     assert res.exit_code == 2 and "no target" in res.stderr
+
+
+def test_target_as_module_name_and_as_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "pkg_target.py").write_text("def inc(n: int) -> int:\n    return n + 1\n")
+    spec = tmp_path / "specs" / "s.req"
+    spec.parent.mkdir()
+    spec.write_text('function inc(n: int) -> int\n  requirement I-1 "Adds one."\n    ensures result == n + 1\n')
+    monkeypatch.chdir(tmp_path)
+    res = run_cli("check", str(spec), "--target", "pkg_target", "--format", "json", "--budget", "1")
+    assert res.exit_code == 0, res.stderr
+    assert res.json()["target"] == "pkg_target"
+    assert res.json()["requirements"][0]["verdict"] == "verified"
+    res = run_cli("check", str(spec), "--target", "pkg_target.py", "--format", "json", "--budget", "1")
+    assert res.exit_code == 0 and res.json()["target"] == "pkg_target.py"
+
+
+def test_text_report(tmp_path: Path) -> None:
+    (tmp_path / "t.py").write_text("def inc(n: int) -> int:\n    return n + 2\n")
+    (tmp_path / "s.req").write_text('spec demo "Demo"\n  target: t.py\n'
+                                    'function inc(n: int) -> int\n  requirement I-1 "Adds one."\n'
+                                    '    ensures result == n + 1\n'
+                                    'requirement I-2 "Feels snappy."\n  informal vague "no bound given"\n')
+    res = run_cli("check", str(tmp_path / "s.req"), "--budget", "1")
+    assert res.exit_code == 1
+    out = res.stdout
+    assert "evalgap gap report: demo (Demo)" in out
+    assert "I-1" in out and "refuted" in out and "inc(" in out
+    assert "no (vague)" in out and "not-formalized" in out
+    assert "2 requirements, 1 formalized: 1 refuted" in out
+    assert "\x1b[" not in out  # no colours when not writing to a terminal
