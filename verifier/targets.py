@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 from dataclasses import dataclass
@@ -66,6 +67,12 @@ def resolve_target(text: str, base_dir: Path, implementations: dict[str, str] | 
     if text.endswith(".py") or os.sep in text or "/" in text:
         return _from_file((base_dir / text).resolve(), text)
     if _MODULE_RE.match(text):
+        top = text.split(".")[0]
+        local = base_dir / top
+        if not (local.with_suffix(".py").is_file() or (local / "__init__.py").is_file() or local.is_dir()
+                or importlib.util.find_spec(top) is not None):  # top-level lookup: runs no target code
+            known = f"; named implementations: {', '.join(sorted(implementations))}" if implementations else ""
+            raise TargetError(f"no module named {top!r} in {base_dir} or among the installed packages{known}")
         return Target(text, (str(base_dir.resolve()),), text)
     known = f"; named implementations: {', '.join(sorted(implementations))}" if implementations else ""
     raise TargetError(f"--target {text!r} is neither a .py file, a module name nor a named implementation{known}")
