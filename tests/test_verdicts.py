@@ -205,6 +205,8 @@ requirement I-1 "It is pleasant to use."
     (["check", "nope.req"], "does not exist"),
     (["check", "{tmp}/s.req", "--target", "missing_file.py"], "does not exist"),
     (["check", "{tmp}/s.req", "--budget", "0"], "positive"),
+    (["check", "{tmp}/s.req", "--target", "no_such_module_xyz"], "no module named"),
+    (["check", "{tmp}"], "without a case.toml"),
 ])
 def test_usage_errors_exit_2(tmp_path: Path, args: list[str], message: str) -> None:
     (tmp_path / "s.req").write_text('requirement R-1 "p"\n  informal vague "r"\n')
