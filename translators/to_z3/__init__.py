@@ -7,10 +7,11 @@
 * :mod:`.config`: config schemas, rules and concrete configurations (records as datatypes).
 """
 
+from evalgap.translators.to_z3.context import SpecContext, spec_context
 from evalgap.translators.to_z3.expr import FuncSig, Helper, Translator
 from evalgap.translators.to_z3.spec import FunctionModel, Z3Requirement, antecedent_sites, build_function_models
 from evalgap.translators.to_z3.types import RecordSchema, Ty, sort_of, ty_from_ref
 from evalgap.translators.to_z3.values import Val
 
 __all__ = ["Translator", "FuncSig", "Helper", "FunctionModel", "Z3Requirement", "antecedent_sites",
-           "build_function_models", "RecordSchema", "Ty", "sort_of", "ty_from_ref", "Val"]
+           "build_function_models", "SpecContext", "spec_context", "RecordSchema", "Ty", "sort_of", "ty_from_ref", "Val"]

@@ -316,7 +316,7 @@ def _helper(t: Translator, n: A.Call, name: str) -> Val:
         if name in t._inlining:
             raise UnsupportedConstruct(f"recursive helper {name} not marked recursive", n.span)
         saved_env, saved_inl = t.env, t._inlining
-        t.env = {**{k: v for k, v in t.env.items() if k not in t.helpers}, **dict(zip((p for p, _ in h.params), cargs))}
+        t.env = {**t.globals, **dict(zip((p for p, _ in h.params), cargs))}
         t._inlining = saved_inl + (name,)
         try:
             return coerce(t.expr(h.body), h.result, n.span)
@@ -327,7 +327,7 @@ def _helper(t: Translator, n: A.Call, name: str) -> Val:
         f = z3.RecFunction(f"eg_def_{name}", *[sort_of(ty) for _, ty in h.params], sort_of(h.result))
         t._recfuns[f"def:{name}"] = f  # visible to the body's own recursive calls
         formals = [z3.FreshConst(sort_of(ty), p) for p, ty in h.params]
-        env = dict(zip((p for p, _ in h.params), (Val(ty, x) for (_, ty), x in zip(h.params, formals))))
+        env = {**t.globals, **dict(zip((p for p, _ in h.params), (Val(ty, x) for (_, ty), x in zip(h.params, formals))))}
         saved = (t.env, t._guards, t._obligations)
         t.env, t._guards, t._obligations = env, [], []
         try:

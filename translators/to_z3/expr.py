@@ -67,6 +67,7 @@ class Translator:
         env: name -> value (parameters, ``result``, config fields, bound variables).
         functions: target functions callable from the spec (uninterpreted).
         helpers: user helpers by name.
+        globals: top-level ``let`` values (the only outer names a helper body sees).
         notes: approximations made so far (``float modelled as real``), for the report.
     """
 
@@ -76,6 +77,7 @@ class Translator:
     notes: list[str] = field(default_factory=list)
     _guards: list[z3.BoolRef] = field(default_factory=list)
     _obligations: list[z3.BoolRef] = field(default_factory=list)
+    globals: dict[str, Val] = field(default_factory=dict)
     _recfuns: dict[str, z3.FuncDeclRef] = field(default_factory=dict)
     _inlining: tuple[str, ...] = ()
 
@@ -496,6 +498,8 @@ _HANDLERS: dict[type, Callable[[Translator, object], Val]] = {  # type: ignore[d
     A.SetExpr: _set, A.DictExpr: _unsupported("dict"), A.Comprehension: _comprehension,
     A.Quantifier: _quantifier,
 }
+if hasattr(A, "Old"):
+    _HANDLERS[A.Old] = _unsupported("old()")
 
 
 def iter_handlers() -> Iterator[type]:

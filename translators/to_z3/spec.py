@@ -21,7 +21,8 @@ import z3
 from evalgap.specs_lang import ast as A
 from evalgap.translators.errors import UnsupportedConstruct
 from evalgap.translators.pyexpr import to_python
-from evalgap.translators.to_z3.expr import FuncSig, Helper, Translator
+from evalgap.translators.to_z3.context import SpecContext, calls_name, narrowing, record_narrowing, spec_context
+from evalgap.translators.to_z3.expr import FuncSig
 from evalgap.translators.to_z3.types import RecordSchema, Ty, sort_of, ty_from_ref
 from evalgap.translators.to_z3.values import Val
 
@@ -34,7 +35,8 @@ class Z3Requirement:
 
     Attributes:
         id, prose, span: from the spec.
-        role: ``precondition``, ``postcondition``, ``assume`` or ``rule`` (config), or ``informal``.
+        role: ``precondition``, ``postcondition``, ``assume``, ``raises`` (exceptional behaviour: its
+            ``when`` conditions are checked for vacuity), ``rule`` (config), or ``informal``.
         formula: the requirement as a constraint (None when not translated or informal).
         pre: for a postcondition, its own ``requires`` (True when none); for a precondition, the formula.
         post: for a postcondition, the conjunction of its ``ensures``.
@@ -117,37 +119,51 @@ def function_sigs(spec: A.Spec, records: Mapping[str, RecordSchema] | None = Non
     return out
 
 
-def _calls(node: object, name: str) -> bool:
-    if isinstance(node, A.Call) and isinstance(node.func, A.Name) and node.func.id == name:
-        return True
-    if isinstance(node, (tuple, list)):
-        return any(_calls(x, name) for x in node)
-    fields = getattr(node, "__dataclass_fields__", None)
-    return bool(fields) and any(_calls(getattr(node, f), name) for f in fields if f != "span")
-
-
-def _requirement(req: A.Requirement, env: dict[str, Val], sigs: Mapping[str, FuncSig],
-                 helpers: Mapping[str, Helper]) -> Z3Requirement:
+def _requirement(req: A.Requirement, env: dict[str, Val], ctx: SpecContext,
+                 raises_when: list[A.Expr]) -> Z3Requirement:
     if req.informal is not None:
         return Z3Requirement(req.id, req.prose, "informal", req.span)
-    requires = [c.expr for c in req.clauses if isinstance(c, A.Requires)]
-    ensures = [c.expr for c in req.clauses if isinstance(c, A.Ensures)]
-    others = [c for c in req.clauses if not isinstance(c, (A.Requires, A.Ensures))]
-    role = "precondition" if requires and not ensures else "postcondition"
+    requires = [c for c in req.clauses if isinstance(c, A.Requires)]
+    ensures = [c for c in req.clauses if isinstance(c, A.Ensures)]
+    raises = [c for c in req.clauses if isinstance(c, A.Raises)]
+    others = [c for c in req.clauses if not isinstance(c, (A.Requires, A.Ensures, A.Let, A.Raises))]
+    role = "precondition" if requires and not ensures and not raises else "postcondition"
+    if raises and not ensures:
+        role = "raises"
     if others:
         kind = type(others[0]).__name__.lower()
         return Z3Requirement(req.id, req.prose, role, req.span,
                              unsupported=f"not in the Z3 fragment: {kind} clause")
-    t = Translator(dict(env), sigs, helpers)
+    t = ctx.translator(dict(env))
     try:
-        pre = z3.And(*[t.formula(e) for e in requires])
+        pre_parts: list[z3.BoolRef] = []
+        post_parts: list[z3.BoolRef] = []
+        sites: list[tuple[str, z3.BoolRef]] = []
+        for c in req.clauses:
+            if isinstance(c, A.Let):
+                t.env[c.name] = t.expr(c.value)
+            elif isinstance(c, A.Requires):
+                pre_parts.append(t.formula(c.expr))
+                if role == "precondition":
+                    sites += [(to_python(x), t.formula(x)) for x in antecedent_sites(c.expr)]
+            elif isinstance(c, A.Ensures):
+                post_parts.append(t.formula(c.expr))
+                sites += [(to_python(x), t.formula(x)) for x in antecedent_sites(c.expr)]
+            elif isinstance(c, A.Raises):
+                sites.append((f"raises {c.exception} when {to_python(c.when)}", t.formula(c.when)))
+        pre = z3.And(*pre_parts)
         if role == "precondition":
-            sites = [(to_python(e), t.formula(s)) for e in requires for s in antecedent_sites(e)]
             return Z3Requirement(req.id, req.prose, role, req.span, pre, pre, None, tuple(sites),
                                  notes=tuple(t.notes))
-        post = z3.And(*[t.formula(e) for e in ensures])
-        sites = [(" and ".join(to_python(e) for e in requires), pre)] if requires else []
-        sites += [(to_python(s), t.formula(s)) for e in ensures for s in antecedent_sites(e)]
+        if role == "raises":
+            # exceptional behaviour: not a constraint on `result`; its conditions are checked for vacuity
+            return Z3Requirement(req.id, req.prose, role, req.span, z3.BoolVal(True), pre, None, tuple(sites),
+                                 notes=tuple(t.notes))
+        if requires:
+            sites.insert(0, (" and ".join(to_python(c.expr) for c in requires), pre))
+        post = z3.And(*post_parts)
+        if raises_when:  # inputs on which the function must raise have no result to constrain
+            post = z3.Implies(z3.Not(z3.Or(*[t.formula(w) for w in raises_when])), post)
         return Z3Requirement(req.id, req.prose, role, req.span, z3.Implies(pre, post), pre, post, tuple(sites),
                              notes=tuple(t.notes))
     except UnsupportedConstruct as exc:
@@ -155,26 +171,36 @@ def _requirement(req: A.Requirement, env: dict[str, Val], sigs: Mapping[str, Fun
                              unsupported=f"not in the Z3 fragment: {exc.construct}")
 
 
-def build_function_models(spec: A.Spec, records: Mapping[str, RecordSchema] | None = None,
-                          helpers: Mapping[str, Helper] | None = None) -> list[FunctionModel]:
+def _assume(a: A.Assume, env: dict[str, Val], ctx: SpecContext) -> Z3Requirement:
+    t = ctx.translator(dict(env))
+    try:
+        f = t.formula(a.expr)
+        return Z3Requirement(a.id, a.prose, "assume", a.span, f, f, None,
+                             tuple((to_python(x), t.formula(x)) for x in antecedent_sites(a.expr)),
+                             notes=tuple(t.notes))
+    except UnsupportedConstruct as exc:
+        return Z3Requirement(a.id, a.prose, "assume", a.span, unsupported=f"not in the Z3 fragment: {exc.construct}")
+
+
+def build_function_models(spec: A.Spec, ctx: SpecContext | None = None) -> list[FunctionModel]:
     """A :class:`FunctionModel` per ``function`` block of ``spec``.
 
     Args:
         spec: a parsed, structurally checked spec.
-        records: record schemas by name (for record-typed parameters).
-        helpers: user helpers by name (inlined).
+        ctx: its shared declarations (records, helpers, lets, assumptions); built when None.
 
     Returns:
         The models, in source order; a block whose signature is outside the fragment gets every
-        requirement marked unsupported with the reason.
+        requirement marked unsupported with the reason. ``assume`` declarations whose names the function's
+        parameters bind are included with role ``assume`` (they act as preconditions); type narrowings
+        (``int in 0..10``) are the model's ``axioms``.
     """
-    sigs = function_sigs(spec, records)
-    helpers = helpers or {}
+    ctx = ctx or spec_context(spec)
     out = []
     for f in spec.functions:
         try:
-            params = tuple((p.name, ty_from_ref(p.type, records)) for p in f.params)
-            rty = ty_from_ref(f.returns, records) if f.returns is not None else None
+            params = tuple((p.name, ty_from_ref(p.type, ctx.records)) for p in f.params)
+            rty = ty_from_ref(f.returns, ctx.records) if f.returns is not None and str(f.returns) != "None" else None
         except UnsupportedConstruct as exc:
             why = f"not in the Z3 fragment: {exc.construct}"
             reqs = tuple(Z3Requirement(r.id, r.prose, "informal" if r.informal else "postcondition", r.span,
@@ -183,10 +209,18 @@ def build_function_models(spec: A.Spec, records: Mapping[str, RecordSchema] | No
             continue
         consts = tuple((n, ty, z3.Const(n, sort_of(ty))) for n, ty in params)
         env = {n: Val(ty, c) for n, ty, c in consts}
+        axioms: list[z3.BoolRef] = []
+        for p, (_, ty, c) in zip(f.params, consts):
+            axioms += narrowing(p.type, ty, c) + record_narrowing(ctx, ty, c)
         result = None
         if rty is not None:
             result = (rty, z3.Const("result", sort_of(rty)))
             env["result"] = Val(rty, result[1])
-        reqs = tuple(_requirement(r, env, sigs, helpers) for r in f.requirements)
-        out.append(FunctionModel(f.name, consts, result, reqs, self_calls=_calls(f.requirements, f.name)))
+            if f.returns is not None:
+                axioms += record_narrowing(ctx, rty, result[1])
+        raises_when = [c.when for r in f.requirements for c in r.clauses if isinstance(c, A.Raises)]
+        assumes = [_assume(a, env, ctx) for a in ctx.assumes_for({p.name for p in f.params})]
+        reqs = tuple(assumes) + tuple(_requirement(r, env, ctx, raises_when) for r in f.requirements)
+        out.append(FunctionModel(f.name, consts, result, reqs, self_calls=calls_name(f.requirements, f.name),
+                                 axioms=tuple(axioms)))
     return out

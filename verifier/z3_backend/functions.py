@@ -83,6 +83,8 @@ def _witnesses(m: FunctionModel, scope: str, pres: list[z3.BoolRef], posts: list
     ids = tuple(r.id for r in posts)
     out: list[SpecFinding] = []
     if not posts:
+        if any(r.role == "postcondition" for r in m.requirements):
+            return out  # postconditions exist but are outside the fragment (reported as unknown)
         mod = _example_input(m, pres, [], timeout_s)
         call = _call(m, mod) if mod is not None else f"{m.name}(...)"
         return [SpecFinding("EG307", "witness", "warning", scope, (), f"`{call}` may return anything: "
@@ -164,21 +166,22 @@ def analyze_function(m: FunctionModel, timeout_s: float) -> list[SpecFinding]:
             out.append(SpecFinding("EG308", "unknown", "unknown", scope, (r.id,), f"{r.id}: unknown ({r.unsupported})"))
     if m.signature_problem:
         return out
-    pres = m.of_role("precondition")
+    pres = m.of_role("assume") + m.of_role("precondition")
     posts = m.of_role("postcondition")
     allr = pres + posts
+    ax = list(m.axioms)
     if not allr:
         return out
-    pre_terms: list[z3.BoolRef] = [r.formula for r in pres]  # type: ignore[misc]
+    pre_terms: list[z3.BoolRef] = ax + [r.formula for r in pres]  # type: ignore[list-item]
     if pres:
-        c = minimal_core([(r.id, r.formula) for r in pres], timeout_s)  # type: ignore[misc]
+        c = minimal_core([(r.id, r.formula) for r in pres], timeout_s, ax)  # type: ignore[misc]
         if c.status == "unsat":
             return out + [SpecFinding("EG302", "vacuous", "warning", scope, c.core,
                                       "the preconditions can never hold together, so every requirement on "
                                       f"{m.name} holds vacuously", _prose(reqs, c.core), elapsed_s=c.elapsed_s)]
         if c.status == "unknown":
             out.append(_unknown(scope, tuple(r.id for r in pres), "preconditions", c.reason, c.elapsed_s))
-    c = minimal_core([(r.id, r.formula) for r in allr], timeout_s)  # type: ignore[misc]
+    c = minimal_core([(r.id, r.formula) for r in allr], timeout_s, ax)  # type: ignore[misc]
     if c.status == "unsat":
         how = "minimal: removing any one makes the rest consistent" if c.minimal else "may not be minimal"
         return out + [SpecFinding("EG301", "conflict", "error", scope, c.core,
@@ -192,8 +195,8 @@ def analyze_function(m: FunctionModel, timeout_s: float) -> list[SpecFinding]:
     out.append(SpecFinding("EG300", "consistent", "info", scope, tuple(r.id for r in allr),
                            f"the {len(allr)} analysed requirements on {m.name} can hold together",
                            witness=wit or None, elapsed_s=c.elapsed_s))
-    every: list[z3.BoolRef] = [r.formula for r in allr]  # type: ignore[misc]
-    for r in allr:
+    every: list[z3.BoolRef] = ax + [r.formula for r in allr]  # type: ignore[list-item]
+    for r in allr + m.of_role("raises"):
         for text, cond in r.antecedents:
             v = solve(every + [cond], timeout_s)
             if v.status == "unsat":
@@ -207,7 +210,7 @@ def analyze_function(m: FunctionModel, timeout_s: float) -> list[SpecFinding]:
         others = [o.formula for o in (pres if r.role == "precondition" else allr) if o is not r]
         if not others:
             continue
-        v = solve(others + [z3.Not(r.formula)], timeout_s)  # type: ignore[list-item, arg-type]
+        v = solve(ax + others + [z3.Not(r.formula)], timeout_s)  # type: ignore[list-item, arg-type]
         if v.status == "unsat":
             out.append(SpecFinding("EG304", "redundant", "info", scope, (r.id,),
                                    f"{r.id} is implied by the other {'preconditions' if r.role == 'precondition' else 'requirements'}",
