@@ -84,8 +84,10 @@ def cli() -> None:
 @click.option("--profile", type=click.Choice(sorted(PROFILES)), help="Budget profile (also EVALGAP_PROFILE).")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), help="Requirements checked in parallel "
               "(default: the number of cores).")
+@click.option("--analysis/--no-analysis", default=True, show_default=True,
+              help="Also run the Z3 analysis of the requirements (a conflict exits 1).")
 def check(spec: Path, target_arg: str | None, fmt: str, output: Path | None, budget: float | None,
-          profile: str | None, jobs: int | None) -> None:
+          profile: str | None, jobs: int | None, analysis: bool) -> None:
     """Check SPEC (a .req file or a case folder with case.toml) against its target and print a gap report."""
     try:
         budget_s = resolve_budget(budget, profile)
@@ -111,6 +113,12 @@ def check(spec: Path, target_arg: str | None, fmt: str, output: Path | None, bud
         expected = case.expected.get(impl, {}) if impl else {}
     report = build_report(parsed.name, parsed.title, str(spec_path), target.display, budget_s, results,
                           time.monotonic() - started, expected)
+    if analysis:
+        from dataclasses import replace
+
+        from evalgap.verifier.analysis import analyze_spec
+
+        report = replace(report, analysis=analyze_spec(parsed))
     _emit(report, fmt, output)
     raise SystemExit(exit_code(report))
 
@@ -150,6 +158,92 @@ def lint(specs: tuple[Path, ...]) -> None:
             click.echo(f"error: {exc}", err=True)
             bad = True
     raise SystemExit(EXIT_USAGE if bad else EXIT_OK)
+
+
+@cli.command()
+@click.argument("spec", type=click.Path(path_type=Path))
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--timeout", type=click.FloatRange(min=0.01), default=5.0, show_default=True, metavar="SECONDS",
+              help="Solver timeout per query.")
+def analyze(spec: Path, fmt: str, timeout: float) -> None:
+    """Z3 analysis of SPEC's requirements: conflicts, vacuity, redundancy, realizability, weak-spec witnesses.
+
+    Exit 1 on a conflict or an unrealizable contract, 3 when something could not be analysed, else 0.
+    """
+    from evalgap.verifier.analysis import analyze_spec
+    from evalgap.verifier.report_analysis import render_analysis_json, render_analysis_text
+    from evalgap.verifier.spec_findings import analysis_exit_code
+
+    try:
+        parsed, _ = _load_spec(spec)
+    except (SpecError, VerifierError) as exc:
+        _fail(exc.render() if isinstance(exc, SpecError) else f"error: {exc}")
+        return
+    report = analyze_spec(parsed, timeout)
+    if fmt == "json":
+        click.echo(render_analysis_json(report), nl=False)
+    else:
+        render_analysis_text(report, click.get_text_stream("stdout"))
+    raise SystemExit(analysis_exit_code(report))
+
+
+@cli.command("check-config")
+@click.argument("spec", type=click.Path(path_type=Path))
+@click.argument("config_file", type=click.Path(path_type=Path))
+@click.option("--config", "config_name", metavar="NAME", help="The config block (when the spec has several).")
+@click.option("--freeze", multiple=True, metavar="GLOB", help="Fields the repair must keep, e.g. "
+              "'datasets[*].pii' (repeatable; also [configs] freeze in case.toml).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--timeout", type=click.FloatRange(min=0.01), default=5.0, show_default=True, metavar="SECONDS")
+def check_config(spec: Path, config_file: Path, config_name: str | None, freeze: tuple[str, ...], fmt: str,
+                 timeout: float) -> None:
+    """Check CONFIG_FILE (.json, .yaml, .toml) against SPEC's config rules; name every violated rule with
+    the offending values and propose the smallest repair. Exit 1 on a violation."""
+    from evalgap.verifier.analysis import check_config_file
+    from evalgap.verifier.report_analysis import render_analysis_json, render_analysis_text
+    from evalgap.verifier.spec_findings import analysis_exit_code
+
+    try:
+        parsed, case = _load_spec(spec)
+        if case is not None and not freeze:
+            freeze = case_freeze(case.folder)
+        report = check_config_file(parsed, config_file, config_name, timeout, freeze)
+    except (SpecError, VerifierError) as exc:
+        _fail(exc.render() if isinstance(exc, SpecError) else f"error: {exc}")
+        return
+    if fmt == "json":
+        click.echo(render_analysis_json(report), nl=False)
+    else:
+        render_analysis_text(report, click.get_text_stream("stdout"))
+    raise SystemExit(analysis_exit_code(report))
+
+
+def case_freeze(folder: Path) -> tuple[str, ...]:
+    """``[configs] freeze = [...]`` from a case folder's manifest (fields a repair must keep)."""
+    import tomllib
+
+    try:
+        data = tomllib.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError):
+        return ()
+    return tuple(data.get("configs", {}).get("freeze", ()))
+
+
+def _load_spec(spec: Path) -> tuple[object, Case | None]:
+    case = None
+    path = spec
+    if spec.is_dir():
+        reqs = sorted(spec.glob("*.req"))
+        if (spec / MANIFEST).is_file() or len(reqs) != 1:
+            case = load_case(spec)
+            path = case.spec
+        else:
+            path = reqs[0]
+    elif not spec.exists():
+        raise UsageError(f"spec {spec} does not exist")
+    parsed = parse_file(path)
+    check_structure(parsed, path.read_text(encoding="utf-8"))
+    return parsed, case
 
 
 def main() -> None:
