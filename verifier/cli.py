@@ -157,6 +157,27 @@ def lint(specs: tuple[Path, ...], target_arg: str | None) -> None:
     raise SystemExit(EXIT_USAGE if bad else EXIT_OK)
 
 
+@cli.command()
+@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--check", "check_only", is_flag=True, help="Write nothing; exit 1 when a file would change.")
+def fmt(files: tuple[Path, ...], check_only: bool) -> None:
+    """Rewrite FILES (.req) in the canonical layout, keeping comments and prose; exit 2 on a syntax error."""
+    from evalgap.verifier.fmt import format_file
+
+    changed = bad = False
+    for f in files:
+        try:
+            res = format_file(f, check_only)
+        except SpecError as exc:
+            click.echo(exc.render(), err=True)
+            bad = True
+            continue
+        changed |= res.changed
+        if res.changed:
+            click.echo(f"{'would reformat' if check_only else 'reformatted'} {f}")
+    raise SystemExit(EXIT_USAGE if bad else (1 if check_only and changed else EXIT_OK))
+
+
 def main() -> None:
     """Console-script entry point."""
     try:
