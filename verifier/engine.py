@@ -123,14 +123,16 @@ def _display_call(ob: Obligation, args: list[str]) -> str:
 def span_text(span: A.Span, source: str) -> str:
     """The spec text under ``span`` (whitespace folded), or '' when the span is empty."""
     lines = source.splitlines()
-    if not span.line or span.line > len(lines) or span.end_line > len(lines):
+    if not span.line or span.line > len(lines):
         return ""
-    if span.end_line == span.line:
-        text = lines[span.line - 1][span.col - 1:span.end_col - 1]
-    else:
-        text = " ".join([lines[span.line - 1][span.col - 1:], *lines[span.line:span.end_line - 1],
-                         lines[span.end_line - 1][:span.end_col - 1]])
-    return " ".join(text.split())
+    end_line = min(span.end_line, len(lines))
+    if end_line == span.line:
+        parts = [lines[span.line - 1][span.col - 1:span.end_col - 1]]
+    else:  # a clause span may run over the newline, blank lines and comments that follow it
+        parts = [lines[span.line - 1][span.col - 1:], *lines[span.line:end_line - 1],
+                 lines[end_line - 1][:span.end_col - 1] if span.end_line <= len(lines) else ""]
+        parts = parts[:1] + [p for p in parts[1:] if p.strip() and not p.strip().startswith("#")]
+    return " ".join(" ".join(parts).split())
 
 
 def _check_text(ob: Obligation, i: int, source: str) -> str:
@@ -299,6 +301,8 @@ def _check_one(req: A.Requirement, owner: object, ob: Obligation, harness: Harne
                                  verdicts=(v,), verdict=Verdict.NOT_FORMALIZED)
     if ob.kind == "precondition":
         return RequirementResult(**base, role="precondition")  # type: ignore[arg-type]
+    if ob.kind == "config":  # a rule over a configuration file: `check-config` / the Z3 analysis
+        return RequirementResult(**base, role="config")  # type: ignore[arg-type]
     if ob.kind == "unsupported":
         v = EngineVerdict("none", Verdict.UNKNOWN, f"unsupported: {ob.reason}")
     elif ob.kind == "example":
