@@ -8,6 +8,8 @@ become uninterpreted functions; user helpers are inlined (recursive ones become 
 
 from __future__ import annotations
 
+import itertools
+
 from dataclasses import dataclass
 from typing import Callable
 
@@ -170,13 +172,16 @@ def slice_of(t: Translator, v: Val, sl: A.Slice, span: A.Span) -> Val:
 
 
 # ---------------------------------------------------------------------- recursive sequence functions
+#: Z3 recursive functions are global to a context: each translation gets fresh names.
+_FRESH = itertools.count(1)
+
 def _seq_fun(t: Translator, kind: str, ty: Ty) -> z3.FuncDeclRef:
     sty = Ty("seq", (ty,))
     ssort, esort = sort_of(sty), sort_of(ty)
 
     def make() -> z3.FuncDeclRef:
         out_sort = ssort if kind == "rev" else esort
-        f = z3.RecFunction(f"eg_{kind}_{ty}", ssort, out_sort)
+        f = z3.RecFunction(f"eg_{kind}_{ty}_{next(_FRESH)}", ssort, out_sort)
         s = z3.FreshConst(ssort, "s")
         n = z3.Length(s)
         tail = z3.Extract(s, 1, n - 1)
@@ -324,7 +329,8 @@ def _helper(t: Translator, n: A.Call, name: str) -> Val:
             t.env, t._inlining = saved_env, saved_inl
 
     def make() -> z3.FuncDeclRef:
-        f = z3.RecFunction(f"eg_def_{name}", *[sort_of(ty) for _, ty in h.params], sort_of(h.result))
+        f = z3.RecFunction(f"eg_def_{name}_{next(_FRESH)}", *[sort_of(ty) for _, ty in h.params],
+                           sort_of(h.result))
         t._recfuns[f"def:{name}"] = f  # visible to the body's own recursive calls
         formals = [z3.FreshConst(sort_of(ty), p) for p, ty in h.params]
         env = {**t.globals, **dict(zip((p for p, _ in h.params), (Val(ty, x) for (_, ty), x in zip(h.params, formals))))}
