@@ -54,12 +54,13 @@ _VAGUE = (
     "good", "well", "acceptable", "significant", "significantly", "minimal", "optimal", "optimally",
     "best", "state-of-the-art", "high-performance", "performant", "scalable", "secure", "securely",
     "reliable", "reliably", "clean", "nice", "properly", "correctly", "gracefully",
-    "large", "small", "huge", "many", "few", "several", "some", "various", "usually", "generally",
+    "large", "small", "huge", "many", "few", "several", "various", "usually", "generally",
     "typically", "mostly", "almost", "approximately", "roughly", "similar",
 )
 _OPEN_ENDED = ("etc.", "etc", "and so on", "and so forth", "and the like", "including but not limited to",
                "but not limited to", "among others", "or similar", "and/or")
-_UNIVERSAL = ("always", "never", "all", "every", "each", "any", "none", "nothing", "everything", "no one")
+_UNIVERSAL = ("always", "never", "all", "none", "nothing", "everything", "anything", "no one", "at all times",
+              "in all cases", "under all circumstances")
 #: Words that give a sentence a scope, so a universal in it is bounded ("for each key written with put").
 _SCOPE = re.compile(r"\b(if|when|whenever|after|before|while|unless|until|once|given|where|within|"
                     r"during|for (each|every|all|any)|of (the|a|its|this)|in (the|a|its)|that|which|whose|"
@@ -80,15 +81,21 @@ _ADJECTIVAL = {"used", "based", "allowed", "required", "supposed", "interested",
                "balanced", "nested", "closed", "opened", "empty", "red", "bed", "shed", "need", "speed",
                "feed", "seed", "breed", "embed", "proceed", "exceed", "succeed"}
 _WEAK_MODAL = re.compile(r"\b(should|may|might|could)\b", re.I)
+#: "may/might" stating what the input can be or what the reader may assume: permission or possibility,
+#: not a weakened obligation.
+_POSSIBILITY = re.compile(r"^\s+(not\s+)?(assume|contain|be|have|include|appear|occur|vary|differ)\b", re.I)
+#: Participles that define or presuppose rather than describe an action with a missing actor.
+_DEFINITIONAL = {"defined", "considered", "given", "guaranteed", "assumed", "known", "called", "represented",
+                 "denoted", "satisfied", "met", "tasked"}
 _NUMBER = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)(?![\w.]*\w)")
 _UNITS = re.compile(r"^\s*(%|percent|ms|milliseconds?|s|sec|seconds?|minutes?|min|hours?|h|days?|weeks?|"
                     r"months?|years?|us|µs|ns|microseconds?|nanoseconds?|b|bytes?|kb|kib|mb|mib|gb|gib|tb|"
                     r"bits?|characters?|chars?|items?|elements?|entries|entry|keys?|values?|requests?|"
                     r"operations?|ops|times|users?|clients?|connections?|records?|rows?|digits?|words?|"
                     r"lines?|files?|°c|°f|m|km|cm|mm|kg|g|hz|khz|mhz|ghz|v|w|kw|a|per)\b", re.I)
-_QUANTITY_CUE = re.compile(r"\b(within|under|below|above|over|at most|at least|up to|no more than|"
-                           r"no less than|less than|more than|timeout|latency|delay|deadline|size|memory|"
-                           r"limit|rate|throughput|bandwidth|duration|kept|retained|every|after|before)"
+#: Words before a number that make it a physical quantity (time, size, rate), so it needs a unit.
+_QUANTITY_CUE = re.compile(r"\b(within|timeout|latency|delay|deadline|memory|throughput|bandwidth|duration|"
+                           r"kept for|retained for|stored for|every|after|respond(?:s)? in|takes?|wait(?:s)?)"
                            r"\s+(?:\w+\s+){0,2}$", re.I)
 _SENTENCE = re.compile(r"[^.!?]*(?:[.!?]+(?=\s|$)|$)")
 _ABBREV = re.compile(r"\b(e\.g|i\.e|etc|vs|cf|approx)\.$", re.I)
@@ -149,16 +156,29 @@ def _sentence_smells(text: str, s: int, e: int) -> Iterator[Smell]:
         if _in_code(sent, m.start()) or any(a <= m.start() < b for a, b in open_spans):
             continue
         after = sent[m.end():]
+        if re.search(rf"\b(is|are|be)\s+(\w+\s+){{0,3}}{re.escape(word)}(\s+\w+){{0,3}}\s+(if|iff|when)\b", text,
+                     re.I):
+            continue  # the prose defines the term ("a string is good if ...")
         if word in ("well",) and not re.match(r"[\s-]+(defined|formed|known|tested|behaved)", after):
             continue  # "as well as" is a conjunction, not vagueness
         if word in ("some", "many", "few", "several", "large", "small") and re.match(r"\s+(of the|than)\b",
                                                                                     after):
             continue
+        if word == "many" and re.search(r"\bhow\s+$", sent[:m.start()], re.I):
+            continue  # "how many" asks for a count
         yield smell("vague-term", m)
     for m in _UNIVERSAL_RE.finditer(sent):
         if _in_code(sent, m.start()):
             continue
+        word = m.group(1)
+        if word == "None" and m.start() > 0:
+            continue  # Python's None, not "none"
+        if word.lower() == "all" and (re.search(r"\b(of|in|for|over|to|from|between|among|on)\s+(the\s+)?$",
+                                                sent[:m.start()], re.I) or re.match(r"\s+of\b", sent[m.end():])):
+            continue  # "the product of all factors", "all of the keys": the set is named
         rest = sent[:m.start()] + sent[m.end():]
+        if re.search(r"\bassum", rest, re.I):
+            continue  # "assume the input is always valid": an assumption about the input, scoped to it
         if _SCOPE.search(rest):
             continue
         yield smell("unbounded-universal", m)
@@ -170,15 +190,22 @@ def _sentence_smells(text: str, s: int, e: int) -> Iterator[Smell]:
             continue
         if m.group(1).lower() in ("more", "less", "fewer") and re.match(r"\s+(than|or)\b", after):
             continue
+        if re.search(r"\b(the|a)\s+$", sent[:m.start()], re.I) or re.match(r"\s+(number|one|value|element|"
+                                                                          r"item|half|part)s?\b", after):
+            continue  # "the larger of", "(smaller number, larger number)": the reference is in the phrase
         if m.group(1).lower() in ("later", "earlier") and re.search(r"\b(than|after|before)\b", after):
             continue
         yield smell("comparative", m)
     for m in _PASSIVE.finditer(sent):
         part = m.group(1).lower()
-        if part in _ADJECTIVAL or _in_code(sent, m.start()):
+        if part in _ADJECTIVAL or part in _DEFINITIONAL or _in_code(sent, m.start()):
             continue
+        if re.search(r"\b(you|we)\s+(\w+\s+){0,2}$", sent[:m.start()], re.I):
+            continue  # "you are given", "you will be given": addresses the reader, not the system
         if re.search(r"\bby\b", sent[m.end():]):
             continue
+        if re.search(r"\b(can|could|cannot)\s+$", sent[:m.start()], re.I):
+            continue  # "can be decomposed": a statement of possibility, not an action whose actor is missing
         yield Smell("passive-no-actor", text[s + m.start():s + m.end()], s + m.start(), s + m.end(),
                     SMELL_CODES["passive-no-actor"])
     for m in _NUMBER.finditer(sent):
@@ -188,8 +215,12 @@ def _sentence_smells(text: str, s: int, e: int) -> Iterator[Smell]:
             continue
         yield smell("missing-unit", m)
     for m in _WEAK_MODAL.finditer(sent):
-        if not _in_code(sent, m.start()):
-            yield smell("weak-modal", m)
+        if _in_code(sent, m.start()):
+            continue
+        if m.group(1).lower() in ("may", "might") and (_POSSIBILITY.match(sent[m.end():])
+                                                        or re.search(r"\byou\s+$", sent[:m.start()], re.I)):
+            continue
+        yield smell("weak-modal", m)
 
 
 def find_smells(prose: str) -> tuple[Smell, ...]:
