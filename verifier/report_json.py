@@ -8,6 +8,7 @@ property is allowed. :func:`load_report` reads and validates a report file (for 
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -108,14 +109,19 @@ def load_schema() -> dict[str, Any]:
     return data
 
 
+@lru_cache(maxsize=1)
+def _validator() -> Any:
+    import jsonschema
+
+    return jsonschema.Draft202012Validator(load_schema())
+
+
 def validate_report(data: object) -> list[str]:
     """Problems of ``data`` against the schema: ``"path: message"`` strings, empty when valid.
 
     Needs the ``jsonschema`` package (a dependency of evalgap).
     """
-    import jsonschema
-
-    validator = jsonschema.Draft202012Validator(load_schema())
+    validator = _validator()
     return [f"{'/'.join(str(p) for p in e.absolute_path) or '(root)'}: {e.message}"
             for e in sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))]
 
