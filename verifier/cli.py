@@ -119,7 +119,7 @@ def check(spec: Path, target_arg: str | None, formats: tuple[str, ...], outputs:
         _fail(f"error: {exc}")
         return
     started = time.monotonic()
-    with check_progress(len(parsed.all_requirements()), click.get_text_stream("stderr")) as tick:
+    with check_progress(len(parsed.all_requirements()), sys.stderr) as tick:
         results = check_spec(parsed, source, target, CheckOptions(budget_s=budget_s, jobs=jobs or default_jobs()),
                              progress=tick)
     expected: dict[str, tuple[str, ...]] = {}
@@ -138,7 +138,7 @@ def _emit(report: GapReport, dest: Destination) -> None:
     if dest.path is not None:
         _write_atomic(dest.path, render(report, dest.fmt, color=False))
     elif dest.fmt == "text":
-        render_text(report, click.get_text_stream("stdout"))
+        render_text(report, sys.stdout)
     else:
         click.echo(render(report, dest.fmt), nl=False)
 
