@@ -111,7 +111,8 @@ def render_text(report: GapReport, stream: TextIO, color: bool | None = None) ->
         form = r.formalization if r.formalization != "informal" else f"no ({r.category})"
         verdict = Text(r.verdict.value, style=_STYLE[r.verdict]) if r.verdict else Text("precondition",
                                                                                           style="cyan")
-        row = [r.id, r.prose, form, verdict, Text("\n".join(r.flags), style="yellow"), _evidence(r)]
+        row: list[str | Text] = [r.id, r.prose, form, verdict, Text("\n".join(r.flags), style="yellow"),
+                                 _evidence(r)]
         if report.expected:
             want = report.expected.get(r.id)
             got = r.verdict.value if r.verdict else "precondition"

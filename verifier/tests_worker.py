@@ -52,12 +52,12 @@ class _Recorder:
     def _wrap(self, nodeid: str) -> Any:
         self._current = self.calls.setdefault(nodeid, set())
         sys.setprofile(self._profile)
-        threading.setprofile(self._profile)  # type: ignore[arg-type]
+        threading.setprofile(self._profile)
         try:
             yield
         finally:
             sys.setprofile(None)
-            threading.setprofile(None)  # type: ignore[arg-type]
+            threading.setprofile(None)
             self._current = None
 
     def _hooks(self) -> Any:
