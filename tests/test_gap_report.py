@@ -88,3 +88,34 @@ def test_conflict_finding_counts_as_refuted() -> None:
 def test_parse_fail_on_rejects(bad: str) -> None:
     with pytest.raises(UsageError, match="refuted, unknown, bounded, not-formalized, smell"):
         parse_fail_on(bad)
+
+
+def test_spec_findings_from_other_shapes() -> None:
+    """The Z3 analysis (another module) may name fields differently; the adapter maps them."""
+    from dataclasses import dataclass
+
+    from evalgap.verifier.gap import spec_findings_from
+
+    @dataclass(frozen=True)
+    class Other:
+        code: str
+        kind: str
+        severity: str
+        requirements: tuple[str, ...]
+        message: str
+        details: tuple[str, ...] = ()
+        witness: str | None = None
+
+    @dataclass(frozen=True)
+    class Analysis:
+        findings: tuple[Other, ...]
+
+    got = spec_findings_from(Analysis((Other("EG301", "conflict", "error", ("A", "B"), "A and B conflict",
+                                             ("A: x > 0", "B: x < 0")),
+                                       Other("EG307", "witness", "warning", ("C",), "weak spec", (),
+                                             "sort([3, 1]) -> []"))))
+    assert got == (SpecFinding("EG301", "conflict", ("A", "B"), "A and B conflict", "A: x > 0\nB: x < 0", "error"),
+                   SpecFinding("EG307", "witness", ("C",), "weak spec", "witness: sort([3, 1]) -> []", "warning"))
+    assert spec_findings_from(None) == ()
+    assert [f.level for f in got] == ["error", "warning"]
+    assert SpecFinding("EG305", "unrealizable", ("D",), "m").level == "error"

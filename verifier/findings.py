@@ -169,6 +169,8 @@ class SpecFinding:
         requirement_ids: the requirements involved (an unsat core, the vacuous one, ...).
         message: one line for people.
         detail: more text (a model, the witness values); may be empty.
+        severity: ``error`` (exit code 1 like a refutation: a conflict, an unrealizable contract, a config
+            violation), ``warning``, ``info`` or ``unknown``; empty means derived from ``kind``.
     """
 
     code: str
@@ -176,6 +178,19 @@ class SpecFinding:
     requirement_ids: tuple[str, ...]
     message: str
     detail: str = ""
+    severity: str = ""
+
+    @property
+    def level(self) -> str:
+        """``severity``, or for an empty one: ``error`` for conflict/unrealizable/violation, ``warning`` for
+        vacuous/witness, ``unknown`` for unknown, else ``info``."""
+        if self.severity:
+            return self.severity
+        if self.kind in ("conflict", "unrealizable", "violation"):
+            return "error"
+        if self.kind in ("vacuous", "witness"):
+            return "warning"
+        return "unknown" if self.kind == "unknown" else "info"
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from importlib import metadata
+from typing import Any
 
 from evalgap.specs_lang import ast as A
 from evalgap.verifier.errors import UsageError
@@ -19,7 +20,7 @@ from evalgap.verifier.traceability import requirement_functions, target_definiti
 
 __all__ = ["GapReport", "build_report", "exit_code", "requirement_flags", "parse_fail_on", "SCHEMA_VERSION",
            "EXIT_OK", "EXIT_REFUTED", "EXIT_USAGE", "EXIT_UNKNOWN", "FLAGS", "FAIL_ON_CHOICES",
-           "DEFAULT_FAIL_ON", "REPORT_CODES", "split_location"]
+           "DEFAULT_FAIL_ON", "REPORT_CODES", "split_location", "spec_findings_from"]
 
 SCHEMA_VERSION = "1.1"
 
@@ -206,6 +207,37 @@ def split_location(location: str) -> tuple[str, int, int]:
     return location, 0, 0
 
 
+def spec_findings_from(analysis: object) -> tuple[SpecFinding, ...]:
+    """Convert another module's findings about the spec into :class:`SpecFinding` records (duck-typed).
+
+    Args:
+        analysis: an object with a ``findings`` sequence (e.g. the Z3 analysis report), or such a sequence.
+            Each item needs ``code``, ``kind``, ``message`` and either ``requirement_ids`` or
+            ``requirements``; ``detail`` or ``details`` (lines), ``witness`` and ``severity`` are used when
+            present.
+
+    Returns:
+        The findings in their order; ``()`` for None.
+    """
+    if analysis is None:
+        return ()
+    items: Any = getattr(analysis, "findings", analysis)
+    out = []
+    for f in items:
+        ids: Any = getattr(f, "requirement_ids", None)
+        if ids is None:
+            ids = getattr(f, "requirements", None) or ()
+        detail = getattr(f, "detail", None)
+        if detail is None:
+            detail = "\n".join(str(d) for d in getattr(f, "details", ()) or ())
+        witness = getattr(f, "witness", None)
+        if witness:
+            detail = f"{detail}\nwitness: {witness}".strip()
+        out.append(SpecFinding(str(f.code), str(f.kind), tuple(str(i) for i in ids), str(f.message), str(detail),
+                               str(getattr(f, "severity", "") or "")))
+    return tuple(out)
+
+
 def parse_fail_on(text: str) -> tuple[str, ...]:
     """``"refuted,smell"`` -> ``("refuted", "smell")``.
 
@@ -224,14 +256,14 @@ def exit_code(report: GapReport, fail_on: tuple[str, ...] = DEFAULT_FAIL_ON) -> 
     """The exit code of ``check`` (usage and spec errors exit 2 before a report exists).
 
     1 when something listed in ``fail_on`` other than ``unknown`` occurs: ``refuted`` (a refuted
-    requirement or a spec ``conflict`` finding), ``bounded`` (a no-counterexample verdict),
+    requirement or a spec finding of level ``error``: conflict, unrealizable contract, config violation), ``bounded`` (a no-counterexample verdict),
     ``not-formalized``, ``smell`` (any requirement smell); else 3 when ``unknown`` is listed and a verdict
     is unknown; else 0. With the default ``refuted,unknown``: 1 refuted, 3 only unknowns, 0 otherwise.
     """
     verdicts = {r.verdict for r in report.requirements}
     failing = (
         ("refuted" in fail_on and (Verdict.REFUTED in verdicts
-                                   or any(f.kind == "conflict" for f in report.spec_findings)))
+                                   or any(f.level == "error" for f in report.spec_findings)))
         or ("bounded" in fail_on and Verdict.NO_COUNTEREXAMPLE in verdicts)
         or ("not-formalized" in fail_on and Verdict.NOT_FORMALIZED in verdicts)
         or ("smell" in fail_on and any(r.smells for r in report.requirements))

@@ -59,8 +59,8 @@ def _requirement(r: RequirementResult, expected: tuple[str, ...] | None) -> dict
 
 
 def _finding(f: SpecFinding) -> dict[str, Any]:
-    return {"code": f.code, "kind": f.kind, "requirement_ids": list(f.requirement_ids), "message": f.message,
-            "detail": f.detail}
+    return {"code": f.code, "kind": f.kind, "severity": f.level, "requirement_ids": list(f.requirement_ids),
+            "message": f.message, "detail": f.detail}
 
 
 def to_dict(report: GapReport) -> dict[str, Any]:
