@@ -152,6 +152,7 @@ def test_markdown_has_table_and_collapsible_details(report) -> None:  # type: ig
     assert "| R-1 | ❌ `refuted` | tests-pass-but-refuted |" in md
     assert "counterexample `put then get with key=''`" in md
     assert "spec finding `EG301` **conflict** (R-2, R-3)" in md
+    assert md.count("Spec finding `EG301` **conflict** (error): R-2 and R-3 conflict") == 2  # under
     assert "*vague-term* \u201cfast enough\u201d" in md
 
 
@@ -163,6 +164,7 @@ def test_html_is_self_contained(report) -> None:  # type: ignore[no-untyped-def]
     assert html.count('<tr class="req"') == 7
     assert '<mark class="smell" data-smell="vague-term"' in html
     assert "put then get with key=&#39;&#39;" in html
+    assert html.count('<div class="finding"><b>spec conflict</b> <code>EG301</code>') == 2
 
 
 # ------------------------------------------------------------------ --format / --output

@@ -128,6 +128,10 @@ class GapReport:
                 out[s.code] = out.get(s.code, 0) + 1
         return out
 
+    def findings_for(self, req_id: str) -> list[SpecFinding]:
+        """The spec findings that name requirement ``req_id``."""
+        return [f for f in self.spec_findings if req_id in f.requirement_ids]
+
     def mismatches(self) -> list[tuple[str, str, tuple[str, ...]]]:
         """``(id, actual, expected)`` for every requirement whose verdict the manifest does not accept."""
         out = []

@@ -23,7 +23,7 @@ def _verdict_word(r: RequirementResult) -> str:
     return r.verdict.value if r.verdict is not None else "precondition"
 
 
-def _details(r: RequirementResult, budget_s: float) -> list[str]:
+def _details(r: RequirementResult, report: GapReport) -> list[str]:
     word = _verdict_word(r)
     out = [f"<details><summary><b>{r.id}</b> {_ICON[word]} <code>{word}</code>: {_cell(r.prose)}</summary>", ""]
     out.append(f"- location: `{r.location}`")
@@ -46,6 +46,8 @@ def _details(r: RequirementResult, budget_s: float) -> list[str]:
             if v.assumptions:
                 ev += f" (assuming {', '.join(v.assumptions)})"
             out.append(f"| {v.engine} | `{v.verdict.value}` | {_cell(ev)} | {v.elapsed_s:.1f} s |")
+    for f in report.findings_for(r.id):
+        out += ["", f"Spec finding `{f.code}` **{f.kind}** ({f.level}): {_cell(f.message)}"]
     if r.tests:
         out += ["", "Tests that exercise it: " + ", ".join(f"`{t.test}` ({t.outcome})" for t in r.tests)]
     if r.smells:
@@ -81,7 +83,7 @@ def render_markdown(report: GapReport) -> str:
     if report.spec_findings:
         lines.append("")
     for r in report.requirements:
-        lines += _details(r, report.budget_s)
+        lines += _details(r, report)
     used = [f for f, n in report.flag_counts().items() if n]
     if used:
         lines += ["<details><summary>Flags</summary>", ""] + [f"- **{f}**: {FLAGS[f]}" for f in used] + [
