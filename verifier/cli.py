@@ -19,12 +19,16 @@ from evalgap.specs_lang import SpecError
 from evalgap.verifier.case import MANIFEST, Case, load_case
 from evalgap.verifier.engine import CheckOptions, check_spec
 from evalgap.verifier.errors import UsageError, VerifierError
-from evalgap.verifier.gap import EXIT_OK, EXIT_USAGE, GapReport, build_report, exit_code
+from evalgap.verifier.gap import EXIT_OK, EXIT_REFUTED, EXIT_USAGE, GapReport, build_report, exit_code, parse_fail_on
 from evalgap.verifier.options import PROFILES, default_jobs, resolve_budget
-from evalgap.verifier.report_json import render_json
-from evalgap.verifier.report_text import render_text
 from evalgap.verifier.speccheck import load_checked
+from evalgap.verifier.outputs import FORMATS, Destination, plan_outputs, render
+from evalgap.verifier.report_text import check_progress, render_text
+from evalgap.verifier.explain import explain as explain_requirement
+from evalgap.verifier.report_diff import diff_reports, render_diff
+from evalgap.verifier.report_json import load_report, schema_text
 from evalgap.verifier.targets import Target, resolve_target
+from evalgap.verifier.tests_map import run_tests
 
 __all__ = ["main", "cli"]
 
@@ -76,10 +80,11 @@ def cli() -> None:
 @click.option("--target", "target_arg", metavar="NAME|MODULE|FILE",
               help="Code to check: a case's named implementation, a module name or a .py file "
                    "(default: the case's default, else the spec's `target:`).")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
-              help="Report format.")
-@click.option("--output", "-o", type=click.Path(path_type=Path), help="Write the report to this file "
-              "(atomically) instead of standard output.")
+@click.option("--format", "-f", "formats", type=click.Choice(FORMATS), multiple=True,
+              help="Report format; repeat for several (default text). See docs/report.md.")
+@click.option("--output", "-o", "outputs", multiple=True, metavar="[FORMAT=]PATH",
+              help="FORMAT=PATH writes that format to PATH (atomically); a plain PATH takes the one format "
+                   "given, or is a folder for several. Formats without a path go to standard output.")
 @click.option("--budget", type=float, metavar="SECONDS",
               help="CrossHair CPU seconds per requirement (default 10; see --profile).")
 @click.option("--profile", type=click.Choice(sorted(PROFILES)), help="Budget profile (also EVALGAP_PROFILE).")
@@ -87,11 +92,19 @@ def cli() -> None:
               "(default: the number of cores).")
 @click.option("--analysis/--no-analysis", default=True, show_default=True,
               help="Also run the Z3 analysis of the requirements (a conflict exits 1).")
-def check(spec: Path, target_arg: str | None, fmt: str, output: Path | None, budget: float | None,
-          profile: str | None, jobs: int | None, analysis: bool) -> None:
+@click.option("--fail-on", "fail_on", default="refuted,unknown", show_default=True, metavar="LIST",
+              help="What makes the exit code non-zero: refuted,unknown,bounded,not-formalized,smell "
+                   "(exit 1; unknown exits 3 when nothing else fails).")
+@click.option("--tests", "tests_path", type=click.Path(path_type=Path), metavar="PATH",
+              help="Run the project's pytest tests at PATH (sandboxed) and map them to requirements by "
+                   "tracing which target functions each test executes.")
+def check(spec: Path, target_arg: str | None, formats: tuple[str, ...], outputs: tuple[str, ...],
+          budget: float | None, profile: str | None, jobs: int | None, fail_on: str,
+          tests_path: Path | None, analysis: bool) -> None:
     """Check SPEC (a .req file or a case folder with case.toml) against its target and print a gap report."""
     try:
         budget_s = resolve_budget(budget, profile)
+        fail = parse_fail_on(fail_on)
         spec_path, target, case = _locate(spec, target_arg)
         loaded, target = load_checked(spec_path, target, strict_target=False)
         parsed = loaded.spec
@@ -100,6 +113,8 @@ def check(spec: Path, target_arg: str | None, fmt: str, output: Path | None, bud
             if parsed.target is None:
                 raise UsageError(f"{spec_path}: no target: add `target: FILE.py` to the spec or pass --target")
             target = resolve_target(parsed.target, spec_path.parent.resolve())
+        dests = plan_outputs(formats, outputs, parsed.name)
+        suite = run_tests(tests_path, target) if tests_path is not None else None
     except SpecError as exc:
         _fail(exc.render())
         return
@@ -107,39 +122,69 @@ def check(spec: Path, target_arg: str | None, fmt: str, output: Path | None, bud
         _fail(f"error: {exc}")
         return
     started = time.monotonic()
-    results = check_spec(parsed, source, target, CheckOptions(budget_s=budget_s, jobs=jobs or default_jobs()))
+    with check_progress(len(parsed.all_requirements()), sys.stderr) as tick:
+        results = check_spec(parsed, source, target, CheckOptions(budget_s=budget_s, jobs=jobs or default_jobs()),
+                             progress=tick)
     expected: dict[str, tuple[str, ...]] = {}
     if case is not None:
         impl = next((name for name, p in case.implementations.items() if str(p) == target.file), None)
         expected = case.expected.get(impl, {}) if impl else {}
     report = build_report(parsed.name, parsed.title, str(spec_path), target.display, budget_s, results,
-                          time.monotonic() - started, expected)
+                          time.monotonic() - started, expected, spec=parsed, target_file=target.file,
+                          tests=suite)
     if analysis:
         from dataclasses import replace
 
         from evalgap.verifier.analysis import analyze_spec
+        from evalgap.verifier.gap import spec_findings_from
 
-        report = replace(report, analysis=analyze_spec(parsed))
-    _emit(report, fmt, output)
-    raise SystemExit(exit_code(report))
+        found = analyze_spec(parsed)
+        report = replace(report, analysis=found, spec_findings=spec_findings_from(found))
+    for dest in dests:
+        _emit(report, dest)
+    raise SystemExit(exit_code(report, fail))
 
 
-def _emit(report: GapReport, fmt: str, output: Path | None) -> None:
-    if fmt == "json":
-        text = render_json(report)
-        if output:
-            _write_atomic(output, text)
-        else:
-            click.echo(text, nl=False)
-        return
-    if output:
-        import io
-
-        buf = io.StringIO()
-        render_text(report, buf, color=False)
-        _write_atomic(output, buf.getvalue())
-    else:
+def _emit(report: GapReport, dest: Destination) -> None:
+    if dest.path is not None:
+        _write_atomic(dest.path, render(report, dest.fmt, color=False))
+    elif dest.fmt == "text":
         render_text(report, sys.stdout)
+    else:
+        click.echo(render(report, dest.fmt), nl=False)
+
+
+@cli.command()
+def schema() -> None:
+    """Print the JSON Schema of the JSON gap report (the version in its schema_version)."""
+    click.echo(schema_text(), nl=False)
+
+
+@cli.command()
+@click.argument("report", type=click.Path(path_type=Path))
+@click.argument("req_id", metavar="ID")
+def explain(report: Path, req_id: str) -> None:
+    """Print one requirement's full story from a JSON gap REPORT: prose, formal text, verdicts, evidence."""
+    try:
+        click.echo(explain_requirement(load_report(report), req_id), nl=False)
+    except VerifierError as exc:
+        _fail(f"error: {exc}")
+    raise SystemExit(EXIT_OK)
+
+
+@cli.command()
+@click.argument("old", type=click.Path(path_type=Path))
+@click.argument("new", type=click.Path(path_type=Path))
+@click.option("--all", "show_all", is_flag=True, help="Also list requirements whose verdict did not change.")
+def diff(old: Path, new: Path, show_all: bool) -> None:
+    """Show verdict changes from OLD to NEW JSON gap reports; exit 1 when a requirement broke (became refuted)."""
+    try:
+        changes = diff_reports(load_report(old), load_report(new))
+    except VerifierError as exc:
+        _fail(f"error: {exc}")
+        return
+    click.echo(render_diff(changes, show_same=show_all), nl=False)
+    raise SystemExit(EXIT_REFUTED if any(c.kind == "broke" for c in changes) else EXIT_OK)
 
 
 @cli.command()

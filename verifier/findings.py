@@ -16,7 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 
-__all__ = ["Verdict", "Budget", "EngineVerdict", "RequirementResult", "worst", "UNKNOWN_REASONS"]
+__all__ = ["Verdict", "Budget", "EngineVerdict", "RequirementResult", "worst", "UNKNOWN_REASONS", "SpecFinding",
+           "Smell", "TestEvidence"]
 
 
 class Verdict(str, Enum):
@@ -93,6 +94,8 @@ class EngineVerdict:
         counterexample: the refuting call in the spec's terms (``isqrt(5)``, ``KV-1 with key='', ...``).
         args: the counterexample's arguments as Python source, in parameter order.
         elapsed_s: wall-clock seconds, including replay.
+        assumptions: what the verdict assumes beyond the spec's own preconditions (value ranges, alphabets,
+            sizes, an imported benchmark's input contract); non-empty sets the ``narrowed-domain`` flag.
     """
 
     engine: str
@@ -102,6 +105,7 @@ class EngineVerdict:
     counterexample: str | None = None
     args: tuple[tuple[str, str], ...] = ()
     elapsed_s: float = 0.0
+    assumptions: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -119,6 +123,11 @@ class RequirementResult:
         verdicts: one per engine run.
         verdict: the overall verdict (None for preconditions).
         elapsed_s: wall-clock seconds over all engines.
+        target_functions: qualified names of the target's functions the requirement exercises
+            (``KVStore.put``), filled by :func:`evalgap.verifier.gap.build_report`.
+        tests: the project's tests that executed one of those functions (``--tests``), with outcomes.
+        smells: requirement smells found in the prose.
+        flags: evaluation-gap flags (:data:`evalgap.verifier.gap.FLAGS`), filled by the gap report.
     """
 
     id: str
@@ -134,6 +143,10 @@ class RequirementResult:
     verdicts: tuple[EngineVerdict, ...] = ()
     verdict: Verdict | None = None
     elapsed_s: float = 0.0
+    target_functions: tuple[str, ...] = ()
+    tests: tuple[TestEvidence, ...] = ()
+    smells: tuple[Smell, ...] = ()
+    flags: tuple[str, ...] = ()
 
     @property
     def counterexample(self) -> str | None:
@@ -142,3 +155,73 @@ class RequirementResult:
             if v.verdict is Verdict.REFUTED and v.counterexample:
                 return v.counterexample
         return None
+
+
+@dataclass(frozen=True)
+class SpecFinding:
+    """A finding about the spec itself (not a verdict about code), e.g. from the Z3 analysis.
+
+    Attributes:
+        code: the diagnostic code (``EG3xx``, see docs/verdicts.md).
+        kind: ``conflict`` (an unsat core of requirements), ``vacuous``, ``redundant``, ``witness``
+            (a weak-spec witness: trivial or clearly wrong behaviour the spec admits), ``consistent``, ...
+            A ``conflict`` counts like a refutation for the exit code.
+        requirement_ids: the requirements involved (an unsat core, the vacuous one, ...).
+        message: one line for people.
+        detail: more text (a model, the witness values); may be empty.
+        severity: ``error`` (exit code 1 like a refutation: a conflict, an unrealizable contract, a config
+            violation), ``warning``, ``info`` or ``unknown``; empty means derived from ``kind``.
+    """
+
+    code: str
+    kind: str
+    requirement_ids: tuple[str, ...]
+    message: str
+    detail: str = ""
+    severity: str = ""
+
+    @property
+    def level(self) -> str:
+        """``severity``, or for an empty one: ``error`` for conflict/unrealizable/violation, ``warning`` for
+        vacuous/witness, ``unknown`` for unknown, else ``info``."""
+        if self.severity:
+            return self.severity
+        if self.kind in ("conflict", "unrealizable", "violation"):
+            return "error"
+        if self.kind in ("vacuous", "witness"):
+            return "warning"
+        return "unknown" if self.kind == "unknown" else "info"
+
+
+@dataclass(frozen=True)
+class Smell:
+    """A requirement smell in a requirement's prose (:mod:`evalgap.verifier.smells`).
+
+    Attributes:
+        code: the smell kind (``vague-term``, ``open-ended``, ``unbounded-universal``, ``comparative``,
+            ``passive-no-actor``, ``missing-unit``, ``weak-modal``).
+        phrase: the text that smells, exactly as in the prose.
+        start, end: character offsets of ``phrase`` in the prose (0-based, end exclusive).
+        message: why it smells and what to write instead.
+    """
+
+    code: str
+    phrase: str
+    start: int
+    end: int
+    message: str
+
+
+@dataclass(frozen=True)
+class TestEvidence:
+    """One project test that executed a requirement's target function (``--tests``).
+
+    Attributes:
+        test: the pytest node id (``test_ycsb.py::test_delete``).
+        outcome: ``passed``, ``failed``, ``error`` or ``skipped``.
+        functions: the requirement's target functions this test executed (qualified names).
+    """
+
+    test: str
+    outcome: str
+    functions: tuple[str, ...] = ()
