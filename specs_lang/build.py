@@ -204,6 +204,9 @@ class _Builder(Transformer[Token, Any]):
     def example_clause(self, meta: Meta, children: list[Any]) -> A.Example:
         return A.Example(children[0], self._span(meta))
 
+    def category(self, meta: Meta, children: list[Any]) -> str:
+        return "".join(str(c) for c in children)
+
     def informal_clause(self, meta: Meta, children: list[Any]) -> A.Informal:
         return A.Informal(str(children[0]), _literal(children[1], self.file, self.text), self._span(meta))
 

@@ -168,15 +168,13 @@ function ok(n: int) -> int
 
 
 def test_missing_target_name_is_a_spec_error_not_a_refutation(tmp_path: Path) -> None:
-    code, rep = _check(tmp_path, "def g(n: int) -> int:\n    return n\n", """
-function nosuch(n: int) -> int
-  requirement M-1 "x"
-    ensures result == n
-""")
-    r = _req(rep, "M-1")
-    assert r["verdict"] == "unknown", r
-    assert "nosuch" in r["verdicts"][0]["reason"]
-    assert code == 3
+    (tmp_path / "target_mod.py").write_text("def g(n: int) -> int:\n    return n\n")
+    (tmp_path / "s.req").write_text('spec s\n  target: target_mod.py\nfunction nosuch(n: int) -> int\n'
+                                    '  requirement M-1 "x"\n    ensures result == n\n')
+    res = run_cli("check", str(tmp_path / "s.req"), "--format", "json", "--budget", "1")
+    assert res.exit_code == 2
+    assert "nosuch" in res.stderr and "s.req:3:" in res.stderr
+    assert res.stdout == ""
 
 
 def test_json_fields(tmp_path: Path) -> None:

@@ -86,7 +86,8 @@ def main(argv: list[str]) -> int:
         returned = fn(*args)
     except icontract.ViolationError as exc:
         text = str(exc)
-        kind = "pre" if text.startswith("[pre] ") else "post"
+        # icontract puts "File ..., line N in ...:" before the description: look at every line
+        kind = "pre" if any(line.startswith("[pre] ") for line in text.splitlines()) else "post"
         returned_index = None
         if kind == "post" and hasattr(fn, "__wrapped__"):
             try:
