@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+
+import pytest
 from pathlib import Path
 
 FIXTURES = Path(__file__).parent / "fixtures" / "gate"
@@ -32,3 +34,12 @@ def build_repo(case: str, dest: Path) -> Path:
         git(dest, "commit", "-q", "-m", f"{case}: {version}")
     git(dest, "checkout", "-q", "main")
     return dest
+
+
+@pytest.fixture
+def shared_data() -> Path:
+    """``../shared/data`` relative to the repository root; tests skip when it is absent."""
+    path = Path(__file__).resolve().parents[2] / "shared" / "data"
+    if not path.is_dir():
+        pytest.skip(f"shared benchmark data not found at {path}")
+    return path

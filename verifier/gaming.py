@@ -188,6 +188,8 @@ class TestLiterals:
         shown: key -> the value's source text, for messages.
     """
 
+    __test__ = False  # not a pytest test class
+
     inputs: frozenset[Any] = frozenset()
     outputs: frozenset[Any] = frozenset()
     shown: dict[Any, str] = field(default_factory=dict, compare=False)
@@ -395,7 +397,7 @@ class _Scanner(ast.NodeVisitor):
     # -- calls: EG401 EG402 EG403 EG404 EG405 EG406
     def visit_Call(self, node: ast.Call) -> None:
         name = self.resolve(node.func) or ""
-        short = name.rsplit(".", 1)[-1]
+        short = node.func.attr if isinstance(node.func, ast.Attribute) else name.rsplit(".", 1)[-1]
         args = list(node.args)
         if name in _EXIT_CALLS and not self.in_main_guard:
             self.add("EG403", node, f"`{name}(...)` ends the process from library code; a test or "

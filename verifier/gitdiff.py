@@ -105,6 +105,13 @@ def _git(repo: Path, *args: str, input_bytes: bytes | None = None) -> bytes:
     return proc.stdout
 
 
+def _rev(repo: Path, rev: str, option: str) -> str:
+    try:
+        return _git(repo, "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}").decode().strip()
+    except GateError:
+        raise GateError(f"{option} {rev!r} is not a commit of the repository at {repo}") from None
+
+
 def _extract(repo: Path, rev: str, dest: Path) -> None:
     data = _git(repo, "archive", "--format=tar", rev)
     dest.mkdir(parents=True, exist_ok=True)
@@ -131,7 +138,7 @@ def materialize(repo: Path, base: str, head: str | None, patch: Path | None, des
     if head is not None and patch is not None:
         raise GateError("give either --head or --patch, not both")
     top = Path(_git(repo, "rev-parse", "--show-toplevel").decode().strip())
-    base_hash = _git(top, "rev-parse", "--verify", f"{base}^{{commit}}").decode().strip()
+    base_hash = _rev(top, base, "--base")
     base_dir, head_dir = dest / "base", dest / "head"
     _extract(top, base_hash, base_dir)
     if patch is not None:
@@ -149,7 +156,7 @@ def materialize(repo: Path, base: str, head: str | None, patch: Path | None, des
         changed = sorted({rec.split("\t")[-1] for rec in names.split("\0") if rec.count("\t") >= 2})
         return Snapshot(base_dir, head_dir, base_hash, f"patch:{patch}", tuple(changed))
     head_rev = head or "HEAD"
-    head_hash = _git(top, "rev-parse", "--verify", f"{head_rev}^{{commit}}").decode().strip()
+    head_hash = _rev(top, head_rev, "--head")
     _extract(top, head_hash, head_dir)
     out = _git(top, "diff", "--name-only", "-z", "--no-renames", base_hash, head_hash).decode("utf-8", "replace")
     changed = sorted(n for n in out.split("\0") if n)
