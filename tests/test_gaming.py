@@ -31,6 +31,7 @@ def codes(src: str, **kw: object) -> list[str]:
     ("import sys\ndef f(x):\n    sys.exit(0)\n", "EG403"),
     ("import os\ndef f(x):\n    os._exit(0)\n", "EG403"),
     ("import atexit\natexit.register(print)\n", "EG403"),
+    ("import os, signal\ndef f():\n    os.kill(os.getpid(), signal.SIGKILL)\n", "EG403"),
     ("def f(x):\n    try:\n        return 1 / x\n    except:\n        return 0\n", "EG404"),
     ("def f(x):\n    try:\n        return 1 / x\n    except BaseException:\n        return 0\n", "EG404"),
     ("import os\ndef f():\n    return os.environ.get('PYTEST_CURRENT_TEST')\n", "EG405"),
@@ -72,6 +73,9 @@ def test_trivial_constants_are_not_special_casing() -> None:
     "class A:\n    def __repr__(self):\n        return f'{type(self).__name__}()'\n",
     "import icontract\n@icontract.ensure(lambda result: result > 0)\ndef f() -> int:\n    return 1\n",
     "def f():\n    return open('data/config.json').read()\n",
+    "import os, signal\ndef stop(child):\n    os.killpg(child.pid, signal.SIGKILL)\n",
+    "from . import ast as A\ndef f(c):\n    return isinstance(c, A.Requirement)\n",
+    "import evalgap.specs_lang.ast as A\ndef f(c):\n    return isinstance(c, A.Requirement)\n",
 ])
 def test_ordinary_code_is_not_flagged(src: str) -> None:
     assert codes(src) == []

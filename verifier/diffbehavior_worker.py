@@ -99,8 +99,8 @@ def main(argv: list[str]) -> int:
         options = DEFAULT_OPTIONS.overlay(AnalysisOptionSet(
             per_condition_timeout=float(req["budget_s"]), per_path_timeout=float(req["per_path_timeout_s"])))
         options.stats = collections.Counter()
-        flexible = cdb.flexible_equal
-        cdb.flexible_equal = lambda a, b: _version_equal(a, b, flexible)  # type: ignore[assignment]
+        flexible = getattr(cdb, "flexible_equal")
+        setattr(cdb, "flexible_equal", lambda a, b: _version_equal(a, b, flexible))
         nondet: list[bool] = []
         diffs = diff_behavior(fn1, fn2, options, ExceptionEquivalenceType.TYPE_AND_MESSAGE,
                               on_nondeterminism=lambda: nondet.append(True))

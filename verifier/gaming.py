@@ -84,7 +84,8 @@ SILENCE_RE = re.compile(r"#\s*evalgap:\s*ignore\[\s*(EG4\d\d(?:\s*,\s*EG4\d\d)*)
 
 _VERIFICATION_LIBS = ("icontract", "crosshair", "hypothesis", "pytest", "_pytest", "unittest", "deal",
                       "evalgap")
-_SYMBOLIC_LIBS = ("crosshair", "hypothesis", "z3", "icontract", "deal", "evalgap")
+_SYMBOLIC_LIBS = ("crosshair", "hypothesis", "z3", "icontract", "deal")
+_SYMBOLIC_TYPES = ("crosshair", "z3")  # isinstance(x, <a type of these>) tells a symbolic value
 _TEST_RUN_LIBS = ("pytest", "_pytest", "unittest", "nose", "nose2", "doctest")
 _TEST_ENV_VARS = {"CI", "PYTEST_CURRENT_TEST", "PYTEST_XDIST_WORKER", "PYTEST_VERSION", "GITHUB_ACTIONS",
                   "CONTINUOUS_INTEGRATION", "BUILD_ID", "BUILD_NUMBER", "JENKINS_URL", "TRAVIS", "GITLAB_CI",
@@ -197,7 +198,9 @@ class TestLiterals:
     @staticmethod
     def from_values(inputs: Iterable[Any], outputs: Iterable[Any]) -> "TestLiterals":
         """Build from Python values (e.g. a JSON test table); trivial and non-literal values are dropped."""
-        ins, outs, shown = set(), set(), {}
+        ins: set[Any] = set()
+        outs: set[Any] = set()
+        shown: dict[Any, str] = {}
         for bucket, values in ((ins, inputs), (outs, outputs)):
             for v in values:
                 try:
@@ -399,7 +402,9 @@ class _Scanner(ast.NodeVisitor):
         name = self.resolve(node.func) or ""
         short = node.func.attr if isinstance(node.func, ast.Attribute) else name.rsplit(".", 1)[-1]
         args = list(node.args)
-        if name in _EXIT_CALLS and not self.in_main_guard:
+        own = name not in ("os.kill", "os.killpg") or (args and (
+            "getpid" in ast.unparse(args[0]) or "getpgrp" in ast.unparse(args[0]) or _literal(args[0]) == (True, 0)))
+        if name in _EXIT_CALLS and not self.in_main_guard and own:
             self.add("EG403", node, f"`{name}(...)` ends the process from library code; a test or "
                      "verification run can end before it reports a failure")
         if name in ("setattr", "delattr", "builtins.setattr") and args:
@@ -433,7 +438,7 @@ class _Scanner(ast.NodeVisitor):
             cls_nodes = args[1].elts if isinstance(args[1], ast.Tuple) else [args[1]]
             for c in cls_nodes:
                 full = self.resolve(c) or ""
-                if full.split(".")[0] in _SYMBOLIC_LIBS or full.rsplit(".", 1)[-1] in (
+                if full.split(".")[0] in _SYMBOLIC_TYPES or full.rsplit(".", 1)[-1] in (
                         "Mock", "MagicMock", "NonCallableMock", "AsyncMock"):
                     self.add("EG401", node, f"`{name}(..., {full})` tests whether an argument is a symbolic "
                              "or mock value")
@@ -446,15 +451,15 @@ class _Scanner(ast.NodeVisitor):
             self._modules_probe(node, _str_const(args[0]))
         if name in _FILE_CALLS or short in ("read_text", "read_bytes", "open", "glob", "rglob", "iterdir"):
             for a in [*args, *(k.value for k in node.keywords)]:
-                for sub in ast.walk(a):
-                    s = _str_const(sub)
+                for part in ast.walk(a):
+                    s = _str_const(part)
                     if s and is_test_path(s):
                         self.add("EG406", node, f"opens or lists {s!r}, a test or spec file, from the code "
                                  "under test")
                         break
         if (isinstance(node.func, ast.Attribute) and short in ("read_text", "read_bytes", "open")):
-            for sub in ast.walk(node.func.value):
-                s = _str_const(sub)
+            for part in ast.walk(node.func.value):
+                s = _str_const(part)
                 if s and is_test_path(s):
                     self.add("EG406", node, f"reads {s!r}, a test or spec file, from the code under test")
                     break
