@@ -160,6 +160,7 @@ def lint(specs: tuple[Path, ...]) -> None:
 @click.option("--head", default=None, help="Head revision (default HEAD).")
 @click.option("--patch", type=click.Path(path_type=Path, dir_okay=False), help="A diff applied to --base "
               "instead of --head.")
+@click.option("--staged", is_flag=True, help="Gate the staged changes against HEAD (for pre-commit).")
 @click.option("--target", "target_arg", metavar="FILE.py", help="Repository-relative target overriding the "
               "spec's `target:`.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown", "sarif"]), default="text",
@@ -177,7 +178,8 @@ def lint(specs: tuple[Path, ...]) -> None:
 @click.option("--tests", "tests", multiple=True, metavar="GLOB", help="Visible tests (repository-relative "
               "globs) whose literals EG407 looks for (default: tests/**, test_*.py, *_test.py).")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), help="Requirements checked in parallel.")
-def gate(repo: Path, spec: Path, base: str, head: str | None, patch: Path | None, target_arg: str | None,
+def gate(repo: Path, spec: Path, base: str, head: str | None, patch: Path | None, staged: bool,
+         target_arg: str | None,
          fmt: str, output: Path | None, sarif_out: Path | None, md_out: Path | None, json_out: Path | None,
          budget: float | None, profile: str | None, diff_budget: float | None, no_behavior_diff: bool,
          fail_on_unexplained: bool, tests: tuple[str, ...], jobs: int | None) -> None:
@@ -192,7 +194,15 @@ def gate(repo: Path, spec: Path, base: str, head: str | None, patch: Path | None
         opts = GateOptions(budget_s=budget_s, diff_budget_s=diff_budget or budget_s, jobs=jobs or default_jobs(),
                            test_globs=tests or DEFAULT_TEST_GLOBS, behavior_diff=not no_behavior_diff,
                            fail_on_unexplained=fail_on_unexplained, target=target_arg)
-        report = run_gate(repo, spec, base, head, patch, opts)
+        if staged:
+            if head or patch:
+                raise UsageError("--staged gates the index against HEAD; do not combine it with --head/--patch")
+            from evalgap.verifier.gitdiff import write_staged_patch
+
+            with tempfile.TemporaryDirectory(prefix="evalgap-staged-") as tmp:
+                report = run_gate(repo, spec, "HEAD", None, write_staged_patch(repo, Path(tmp)), opts)
+        else:
+            report = run_gate(repo, spec, base, head, patch, opts)
     except SpecError as exc:
         _fail(exc.render())
         return

@@ -22,7 +22,7 @@ from pathlib import Path
 from evalgap.verifier.errors import VerifierError
 
 __all__ = ["GateError", "Snapshot", "ChangedUnit", "FileChange", "materialize", "changed_units", "added_lines",
-           "file_changes",
+           "file_changes", "write_staged_patch",
            "unit_table", "module_name_for"]
 
 
@@ -161,6 +161,20 @@ def materialize(repo: Path, base: str, head: str | None, patch: Path | None, des
     out = _git(top, "diff", "--name-only", "-z", "--no-renames", base_hash, head_hash).decode("utf-8", "replace")
     changed = sorted(n for n in out.split("\0") if n)
     return Snapshot(base_dir, head_dir, base_hash, head_hash, tuple(changed))
+
+
+def write_staged_patch(repo: Path, dest: Path) -> Path:
+    """Write the staged changes of ``repo`` (``git diff --cached HEAD``) to ``dest/staged.diff`` so a
+    pre-commit hook can gate them as a patch on ``HEAD``.
+
+    Raises:
+        GateError: not a git repository, or no commit yet.
+    """
+    top = Path(_git(repo, "rev-parse", "--show-toplevel").decode().strip())
+    _rev(top, "HEAD", "--base")
+    out = dest / "staged.diff"
+    out.write_bytes(_git(top, "diff", "--cached", "--binary", "--no-color", "HEAD"))
+    return out
 
 
 def added_lines(old: str | None, new: str) -> frozenset[int]:
