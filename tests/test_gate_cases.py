@@ -15,8 +15,8 @@ from click.testing import CliRunner
 
 from evalgap.verifier.cli import cli
 from evalgap.verifier.gate import GateOptions, GateReport, gate_exit_code, run_gate
-from evalgap.verifier.gate_report import (gate_to_dict, render_gate_markdown, render_gate_sarif,
-                                          render_gate_text)
+from evalgap.verifier.gate_report import (gate_to_dict, render_gate_junit, render_gate_markdown,
+                                          render_gate_sarif, render_gate_text)
 from gate_repos import build_repo, shared_data  # noqa: F401 - fixture
 
 pytestmark = pytest.mark.slow
@@ -74,6 +74,14 @@ def test_refund_fix_is_reported_and_duplicate_dropping_is_unexplained(refund_rep
     md = render_gate_markdown(r)
     assert "| **RF-2**" in md and "fixed" in md and "**unexplained**" in md
     assert "UNEXPLAINED" in render_gate_text(r)
+    import xml.etree.ElementTree as ET
+
+    suite = ET.fromstring(render_gate_junit(r)).find("testsuite")
+    assert suite is not None and suite.get("failures") == "0"
+    names = [c.get("name") for c in suite.iter("testcase")]
+    assert names[:3] == ["RF-1", "RF-2", "RF-3"] and len(names) == 3 + len(unexplained)
+    strict = ET.fromstring(render_gate_junit(dataclasses.replace(r, fail_on_unexplained=True))).find("testsuite")
+    assert strict is not None and strict.get("failures") == str(len(unexplained))
 
 
 def test_gate_sarif_is_valid_sarif_2_1_0(refund_report: GateReport, shared_data: Path) -> None:
@@ -126,3 +134,33 @@ def test_usage_errors_exit_2(stats: Path, tmp_path: Path) -> None:
     assert res.exit_code == 2 and "not inside a git repository" in res.stderr
     res = runner.invoke(cli, ["gate", str(stats), "--spec", "missing.req", "--head", "proxy", "--base", "main"])
     assert res.exit_code == 2 and "missing.req" in res.stderr
+
+
+def test_differences_are_classified_by_replaying_the_requirements(stats: Path, tmp_path: Path) -> None:
+    """Direct test of the classification: an input outside the precondition, an input where base violates
+    the requirement and head meets it, and one where nothing explains the change."""
+    from evalgap.specs_lang import parse_file
+    from evalgap.verifier.behavior_diff import Behavior, BehaviorDifference
+    from evalgap.verifier.gate import _classify, _harness_sides
+    from evalgap.verifier.gitdiff import ChangedUnit, materialize
+    from evalgap.verifier.targets import resolve_target
+
+    snap = materialize(stats, "main", "proxy", None, tmp_path / "snap")
+    spec = parse_file(snap.head_dir / "stats.req")
+    src = (snap.head_dir / "stats.req").read_text()
+    sides = _harness_sides(spec, src, resolve_target("stats.py", snap.base_dir),
+                           resolve_target("stats.py", snap.head_dir), tmp_path)
+    unit = ChangedUnit("stats.py", "median", "function", "modified", 4, 6, "(xs: list[int]) -> float",
+                       "(xs: list[int]) -> float")
+    beh = Behavior("1.0", None, "returns 1.0")
+
+    def classify(xs: str) -> tuple[str, tuple[str, ...]]:
+        d = _classify(unit, BehaviorDifference((("xs", xs),), beh, beh), spec, sides, set(),
+                      {"MD-0": {"median"}, "MD-1": {"median"}}, {})
+        return d.classification, d.explained_by
+
+    assert classify("[]") == ("outside-precondition", ("MD-1",))
+    assert classify("[5000000000, 1]") == ("outside-precondition", ("MD-1",))
+    assert classify("[1, 2, 3, 4]") == ("unexplained", ())
+    assert _classify(unit, BehaviorDifference((("xs", "[1, 2]"),), beh, beh), spec, sides, {"MD-1"},
+                     {"MD-1": {"median"}}, {}).classification == "explained"

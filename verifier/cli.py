@@ -163,12 +163,13 @@ def lint(specs: tuple[Path, ...]) -> None:
 @click.option("--staged", is_flag=True, help="Gate the staged changes against HEAD (for pre-commit).")
 @click.option("--target", "target_arg", metavar="FILE.py", help="Repository-relative target overriding the "
               "spec's `target:`.")
-@click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown", "sarif"]), default="text",
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown", "sarif", "junit"]), default="text",
               show_default=True, help="Format of standard output / -o.")
 @click.option("--output", "-o", type=click.Path(path_type=Path), help="Write the report here instead.")
 @click.option("--sarif", "sarif_out", type=click.Path(path_type=Path), help="Also write SARIF 2.1.0 here.")
 @click.option("--markdown", "md_out", type=click.Path(path_type=Path), help="Also write the Markdown summary.")
 @click.option("--json", "json_out", type=click.Path(path_type=Path), help="Also write the JSON report here.")
+@click.option("--junit", "junit_out", type=click.Path(path_type=Path), help="Also write JUnit XML here.")
 @click.option("--budget", type=float, metavar="SECONDS", help="CrossHair CPU seconds per requirement.")
 @click.option("--profile", type=click.Choice(sorted(PROFILES)), help="Budget profile (also EVALGAP_PROFILE).")
 @click.option("--diff-budget", type=float, metavar="SECONDS", help="CrossHair CPU seconds per behaviour "
@@ -181,6 +182,7 @@ def lint(specs: tuple[Path, ...]) -> None:
 def gate(repo: Path, spec: Path, base: str, head: str | None, patch: Path | None, staged: bool,
          target_arg: str | None,
          fmt: str, output: Path | None, sarif_out: Path | None, md_out: Path | None, json_out: Path | None,
+         junit_out: Path | None,
          budget: float | None, profile: str | None, diff_budget: float | None, no_behavior_diff: bool,
          fail_on_unexplained: bool, tests: tuple[str, ...], jobs: int | None) -> None:
     """Gate a change of REPO (default .): requirements it breaks, unexplained behaviour changes, gaming."""
@@ -210,9 +212,9 @@ def gate(repo: Path, spec: Path, base: str, head: str | None, patch: Path | None
         _fail(f"error: {exc}")
         return
     renderers = {"text": gr.render_gate_text, "json": gr.render_gate_json, "markdown": gr.render_gate_markdown,
-                 "sarif": gr.render_gate_sarif}
+                 "sarif": gr.render_gate_sarif, "junit": gr.render_gate_junit}
     for path, render in ((sarif_out, gr.render_gate_sarif), (md_out, gr.render_gate_markdown),
-                         (json_out, gr.render_gate_json)):
+                         (json_out, gr.render_gate_json), (junit_out, gr.render_gate_junit)):
         if path is not None:
             _write_atomic(path, render(report))
     text = renderers[fmt](report)

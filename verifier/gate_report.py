@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from importlib import metadata
+from xml.sax.saxutils import escape, quoteattr
 from typing import Any
 
 from evalgap.verifier.findings import RequirementResult
@@ -16,7 +17,7 @@ from evalgap.verifier.gaming import RULES, GamingFinding
 from evalgap.verifier.gate import ClassifiedDifference, GateReport, gate_exit_code
 
 __all__ = ["gate_to_dict", "render_gate_json", "render_gate_text", "render_gate_markdown", "render_gate_sarif",
-           "GATE_SCHEMA_VERSION"]
+           "render_gate_junit", "GATE_SCHEMA_VERSION"]
 
 GATE_SCHEMA_VERSION = "1.0"
 _SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -229,3 +230,49 @@ def render_gate_sarif(report: GateReport) -> str:
                                            "rules": rules}},
                        "results": results}]}
     return json.dumps(sarif, indent=2) + "\n"
+
+
+def render_gate_junit(report: GateReport) -> str:
+    """JUnit XML: one test case per reached requirement (failure when refuted on head, skipped when
+    unknown), per gaming finding (failure unless silenced, then skipped with the reason) and per unexplained
+    behaviour change (failure with ``fail_on_unexplained``, else skipped)."""
+    cases: list[str] = []
+    failures = skipped = 0
+
+    def case(classname: str, name: str, body: str = "") -> None:
+        cases.append(f"    <testcase classname={quoteattr(classname)} name={quoteattr(name)}>{body}</testcase>")
+
+    for r in report.requirements:
+        v = r.head.verdict.value if r.head.verdict else "precondition"
+        text = escape(f"{r.prose} [{r.transition}] head: {_verdict_text(r.head)}; base: {_verdict_text(r.base)}")
+        if v == "refuted":
+            failures += 1
+            case("evalgap.gate.requirements", r.id, f'<failure message="refuted">{text}</failure>')
+        elif v == "unknown":
+            skipped += 1
+            case("evalgap.gate.requirements", r.id, f'<skipped message="unknown">{text}</skipped>')
+        else:
+            case("evalgap.gate.requirements", r.id, f"<system-out>{text}</system-out>")
+    for g in report.gaming:
+        name = f"{g.code} {g.location}"
+        if g.silenced:
+            skipped += 1
+            case("evalgap.gate.gaming", name, f"<skipped message={quoteattr('silenced: ' + (g.silence_reason or ''))}/>")
+        else:
+            failures += 1
+            case("evalgap.gate.gaming", name, f"<failure message={quoteattr(g.rule)}>{escape(g.message)}</failure>")
+    for i, d in enumerate(report.unexplained(), 1):
+        text = escape(f"{d.difference.call(d.qualname.rsplit('.', 1)[-1])}: base {d.difference.base.describe}; "
+                      f"head {d.difference.head.describe}")
+        if report.fail_on_unexplained:
+            failures += 1
+            case("evalgap.gate.behaviour", f"{d.file}:{d.qualname} #{i}",
+                 f'<failure message="unexplained behaviour change">{text}</failure>')
+        else:
+            skipped += 1
+            case("evalgap.gate.behaviour", f"{d.file}:{d.qualname} #{i}",
+                 f'<skipped message="unexplained behaviour change (not blocking)">{text}</skipped>')
+    head = (f'<?xml version="1.0" encoding="UTF-8"?>\n<testsuites>\n  <testsuite name="evalgap gate" '
+            f'tests="{len(cases)}" failures="{failures}" errors="0" skipped="{skipped}" '
+            f'time="{report.elapsed_s:.3f}">')
+    return "\n".join([head, *cases, "  </testsuite>", "</testsuites>"]) + "\n"
