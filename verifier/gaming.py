@@ -31,8 +31,10 @@ import ast
 import io
 import re
 import tokenize
-from dataclasses import dataclass, field
-from typing import Any, Iterable, Iterator
+from dataclasses import dataclass
+from typing import Iterator
+
+from evalgap.verifier.visible_tests import TestLiterals, is_trivial, literal_key, literal_value
 
 __all__ = ["Rule", "RULES", "GamingFinding", "TestLiterals", "scan_source", "is_trivial", "literal_key",
            "is_test_path", "SILENCE_RE"]
@@ -138,119 +140,6 @@ class GamingFinding:
     def location(self) -> str:
         """``path:line:col``."""
         return f"{self.path}:{self.line}:{self.col}"
-
-
-# ------------------------------------------------------------------ literal values of visible tests
-def literal_key(value: Any) -> Any:
-    """A hashable, order-insensitive-where-Python-is key of a literal value (lists and tuples compare
-    alike); raises TypeError for values that are not plain literals."""
-    if isinstance(value, (list, tuple)):
-        return ("seq", tuple(literal_key(v) for v in value))
-    if isinstance(value, (set, frozenset)):
-        return ("set", frozenset(literal_key(v) for v in value))
-    if isinstance(value, dict):
-        return ("dict", frozenset((literal_key(k), literal_key(v)) for k, v in value.items()))
-    if value is None or isinstance(value, (bool, int, float, complex, str, bytes)):
-        return ("bool", value) if isinstance(value, bool) else value
-    raise TypeError(f"not a literal: {type(value).__name__}")
-
-
-def is_trivial(value: Any) -> bool:
-    """True for constants too common to count as special-casing (the issue's rule): None, booleans,
-    numbers -1..2, empty or one-character strings/bytes, empty containers, and short containers of trivial
-    items."""
-    if value is None or isinstance(value, bool):
-        return True
-    if isinstance(value, (int, float)):
-        return value in (-1, 0, 1, 2)
-    if isinstance(value, (str, bytes)):
-        return len(value) <= 1  # single characters are character-class tests (``c == "<"``), not cases
-    if isinstance(value, (list, tuple, set, frozenset)):
-        return len(value) <= 2 and all(is_trivial(v) for v in value)
-    if isinstance(value, dict):
-        return len(value) == 0
-    return True
-
-
-def _literal(node: ast.AST) -> tuple[bool, Any]:
-    try:
-        return True, ast.literal_eval(node)
-    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-        return False, None
-
-
-@dataclass(frozen=True)
-class TestLiterals:
-    """Non-trivial literal values of the visible tests.
-
-    Attributes:
-        inputs: keys (:func:`literal_key`) of argument values passed to the code under test.
-        outputs: keys of expected values (right-hand sides of ``==`` in asserts).
-        shown: key -> the value's source text, for messages.
-    """
-
-    __test__ = False  # not a pytest test class
-
-    inputs: frozenset[Any] = frozenset()
-    outputs: frozenset[Any] = frozenset()
-    shown: dict[Any, str] = field(default_factory=dict, compare=False)
-
-    @staticmethod
-    def from_values(inputs: Iterable[Any], outputs: Iterable[Any]) -> "TestLiterals":
-        """Build from Python values (e.g. a JSON test table); trivial and non-literal values are dropped."""
-        ins: set[Any] = set()
-        outs: set[Any] = set()
-        shown: dict[Any, str] = {}
-        for bucket, values in ((ins, inputs), (outs, outputs)):
-            for v in values:
-                try:
-                    if not is_trivial(v):
-                        k = literal_key(v)
-                        bucket.add(k)
-                        shown.setdefault(k, repr(v))
-                except TypeError:
-                    continue
-        return TestLiterals(frozenset(ins), frozenset(outs), shown)
-
-    @staticmethod
-    def from_test_source(source: str) -> "TestLiterals":
-        """Collect literals from test code: arguments of every call inside an ``assert`` (and of calls
-        in ``test_*`` functions) are inputs; comparands of ``==`` in asserts are outputs. Unparsable
-        source gives no literals."""
-        try:
-            tree = ast.parse(source)
-        except SyntaxError:
-            return TestLiterals()
-        ins: list[Any] = []
-        outs: list[Any] = []
-
-        def take_call_args(node: ast.AST) -> None:
-            for sub in ast.walk(node):
-                if isinstance(sub, ast.Call):
-                    for a in [*sub.args, *(k.value for k in sub.keywords)]:
-                        ok, v = _literal(a)
-                        if ok:
-                            ins.append(v)
-
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Assert):
-                take_call_args(node.test)
-                for cmp in ast.walk(node.test):
-                    if isinstance(cmp, ast.Compare) and any(isinstance(o, ast.Eq) for o in cmp.ops):
-                        for side in (cmp.left, *cmp.comparators):
-                            ok, v = _literal(side)
-                            if ok:
-                                outs.append(v)
-            elif isinstance(node, ast.FunctionDef) and node.name.startswith("test"):
-                take_call_args(node)
-        return TestLiterals.from_values(ins, outs)
-
-    def merge(self, other: "TestLiterals") -> "TestLiterals":
-        """The union of two literal sets."""
-        return TestLiterals(self.inputs | other.inputs, self.outputs | other.outputs, {**self.shown, **other.shown})
-
-    def __bool__(self) -> bool:
-        return bool(self.inputs or self.outputs)
 
 
 # ------------------------------------------------------------------ the scanner
@@ -402,8 +291,9 @@ class _Scanner(ast.NodeVisitor):
         name = self.resolve(node.func) or ""
         short = node.func.attr if isinstance(node.func, ast.Attribute) else name.rsplit(".", 1)[-1]
         args = list(node.args)
-        own = name not in ("os.kill", "os.killpg") or (args and (
-            "getpid" in ast.unparse(args[0]) or "getpgrp" in ast.unparse(args[0]) or _literal(args[0]) == (True, 0)))
+        first_src = ast.unparse(args[0]) if args else ""
+        own = name not in ("os.kill", "os.killpg") or "getpid" in first_src or "getpgrp" in first_src or (
+            bool(args) and literal_value(args[0]) == (True, 0))
         if name in _EXIT_CALLS and not self.in_main_guard and own:
             self.add("EG403", node, f"`{name}(...)` ends the process from library code; a test or "
                      "verification run can end before it reports a failure")
@@ -538,17 +428,17 @@ class _Scanner(ast.NodeVisitor):
         return isinstance(node, ast.Attribute) and node.attr in _NAME_ATTRS
 
     def _test_literals(self, node: ast.Compare, operands: list[ast.expr]) -> None:
-        if all(_literal(o)[0] for o in operands):
+        if all(literal_value(o)[0] for o in operands):
             return  # constant-only comparison: nothing is special-cased
         for i, op in enumerate(node.ops):
             pair = (operands[i], operands[i + 1])
             candidates: list[ast.AST] = []
             if isinstance(op, (ast.Eq, ast.NotEq, ast.Is, ast.IsNot)):
-                candidates = [p for p in pair if _literal(p)[0]]
+                candidates = [p for p in pair if literal_value(p)[0]]
             elif isinstance(op, (ast.In, ast.NotIn)) and isinstance(pair[1], (ast.Tuple, ast.List, ast.Set)):
                 candidates = list(pair[1].elts)
             for cand in candidates:
-                ok, value = _literal(cand)
+                ok, value = literal_value(cand)
                 if not ok or is_trivial(value):
                     continue
                 try:
@@ -567,7 +457,7 @@ class _Scanner(ast.NodeVisitor):
             if isinstance(p, ast.If):
                 for st in p.body:
                     if isinstance(st, ast.Return) and st.value is not None:
-                        ok, v = _literal(st.value)
+                        ok, v = literal_value(st.value)
                         if ok and not is_trivial(v):
                             try:
                                 if literal_key(v) in self.literals.outputs:
@@ -583,14 +473,14 @@ class _Scanner(ast.NodeVisitor):
             for k, v in zip(node.keys, node.values):
                 if k is None:
                     continue
-                ok, kv = _literal(k)
+                ok, kv = literal_value(k)
                 if not ok or is_trivial(kv):
                     continue
                 try:
                     kk = literal_key(kv)
                 except TypeError:
                     continue
-                okv, vv = _literal(v)
+                okv, vv = literal_value(v)
                 out_hit = False
                 if okv and not is_trivial(vv):
                     try:

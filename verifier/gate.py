@@ -45,6 +45,7 @@ from evalgap.verifier.findings import RequirementResult, Verdict
 from evalgap.verifier.gaming import GamingFinding, TestLiterals, is_test_path, scan_source
 from evalgap.verifier.gap import EXIT_OK, EXIT_REFUTED, EXIT_UNKNOWN
 from evalgap.verifier.gitdiff import ChangedUnit, GateError, Snapshot, file_changes, materialize
+from evalgap.verifier.errors import TargetError
 from evalgap.verifier.targets import Target, resolve_target
 
 __all__ = ["GateOptions", "RequirementChange", "ClassifiedDifference", "GateReport", "run_gate",
@@ -387,12 +388,20 @@ def _locate_spec(spec: Path, snap: Snapshot, top: Path) -> tuple[Path, Path | No
     return cand, cand, str(spec)
 
 
-def _target(spec: A.Spec, spec_path: Path, root: Path, override: str | None) -> Target:
+def _target(spec: A.Spec, spec_path: Path, root: Path, override: str | None, top: Path) -> Target:
+    """The target inside ``root`` (one materialized version): ``--target`` is repository-relative; a
+    spec's ``target:`` is relative to the spec, and must land inside the repository."""
     if override is not None:
         return resolve_target(override, root)
     if spec.target is None:
         raise GateError(f"{spec_path.name}: no target: add `target: FILE.py` to the spec or pass --target")
-    return resolve_target(spec.target, spec_path.parent.resolve())
+    if spec_path.resolve().is_relative_to(root.resolve()):
+        return resolve_target(spec.target, spec_path.parent.resolve())
+    outside = (spec_path.parent / spec.target).resolve()
+    if not outside.is_relative_to(top):
+        raise GateError(f"the spec's target {spec.target!r} is outside the repository {top}; pass --target "
+                        "FILE.py (repository-relative)")
+    return resolve_target(str(outside.relative_to(top)), root)
 
 
 def run_gate(repo: Path, spec: Path, base: str, head: str | None, patch: Path | None,
@@ -436,11 +445,17 @@ def run_gate(repo: Path, spec: Path, base: str, head: str | None, patch: Path | 
                 base_text = {}
         head_text = _req_text(head_spec, head_src)
         changed_spec = {rid for rid, t in head_text.items() if base_text.get(rid) != t}
-        head_target = _target(head_spec, head_spec_path, snap.head_dir, options.target)
-        base_target = _target(head_spec, snap.base_dir / head_spec_path.relative_to(snap.head_dir)
-                              if head_spec_path.is_relative_to(snap.head_dir) else head_spec_path,
-                              snap.base_dir, options.target)
+        head_target = _target(head_spec, head_spec_path, snap.head_dir, options.target, top)
         notes: list[str] = []
+        try:
+            base_target: Target | None = _target(
+                head_spec, snap.base_dir / head_spec_path.relative_to(snap.head_dir)
+                if head_spec_path.is_relative_to(snap.head_dir) else head_spec_path,
+                snap.base_dir, options.target, top)
+        except TargetError:
+            base_target = None
+            notes.append("the target does not exist in the base version: requirements are checked on head only "
+                         "and no behaviour is diffed")
         try:
             files = file_changes(snap)
         except SyntaxError as exc:
@@ -481,7 +496,7 @@ def run_gate(repo: Path, spec: Path, base: str, head: str | None, patch: Path | 
         head_results = {r.id: r for r in check_spec(subset, head_src, head_target, copts)} if selected else {}
         base_ids = {rid for rid in selected if rid in base_text}
         base_results: dict[str, RequirementResult] = {}
-        if base_ids:
+        if base_ids and base_target is not None:
             base_results = {r.id: r for r in check_spec(_filter_spec(head_spec, base_ids), head_src, base_target,
                                                         copts)}
         changes = []
@@ -501,7 +516,7 @@ def run_gate(repo: Path, spec: Path, base: str, head: str | None, patch: Path | 
         # ---- behaviour diffs
         diffs: list[DiffOutcome] = []
         classified: list[ClassifiedDifference] = []
-        if options.behavior_diff:
+        if options.behavior_diff and base_target is not None:
             candidates = [u for u in units if u.kind in ("function", "method") and u.same_signature]
             for u in units:
                 if u.kind in ("function", "method") and u.change == "modified" and not u.same_signature:
