@@ -115,6 +115,10 @@ def diff_function(base_root: Path, head_root: Path, file: str, qualname: str, bu
     paths = int(res.get("paths", 0))
     if diffs:
         return DiffOutcome(qualname, file, "differs", diffs, paths, budget_s, elapsed)
+    if res.get("artefacts"):
+        return DiffOutcome(qualname, file, "unknown", (), paths, budget_s, elapsed,
+                           f"unsupported: {res['artefacts']} difference(s) came only from running one version's "
+                           "method on the other version's instance (missing attributes); nothing else differed")
     if res.get("nondeterministic"):
         return DiffOutcome(qualname, file, "unknown", (), paths, budget_s, elapsed,
                            "nondeterminism: the code took different paths for the same inputs")

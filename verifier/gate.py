@@ -518,6 +518,13 @@ def run_gate(repo: Path, spec: Path, base: str, head: str | None, patch: Path | 
         classified: list[ClassifiedDifference] = []
         if options.behavior_diff and base_target is not None:
             candidates = [u for u in units if u.kind in ("function", "method") and u.same_signature]
+            reshaped = {u.qualname.rsplit(".", 1)[0] for u in units if u.kind == "method" and u.name in (
+                "__init__", "__post_init__", "__new__", "__setstate__")} | {u.qualname for u in units
+                                                                          if u.kind == "class"}
+            for u in [c for c in candidates if c.kind == "method" and c.qualname.rsplit(".", 1)[0] in reshaped]:
+                candidates.remove(u)
+                notes.append(f"{u.file}:{u.qualname} not diffed: its class's constructor or class body changed, "
+                             "so one instance cannot stand for both versions")
             for u in units:
                 if u.kind in ("function", "method") and u.change == "modified" and not u.same_signature:
                     notes.append(f"{u.file}:{u.qualname} changed its signature {u.base_signature} -> "
