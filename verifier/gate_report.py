@@ -112,7 +112,7 @@ def render_gate_text(report: GateReport) -> str:
     w("")
     w(f"Behaviour changes (CrossHair diffbehavior, {report.diff_budget_s:g} s per function):")
     if not report.diffs:
-        w("  no changed function with an unchanged signature")
+        w("  no function diffed (none changed with the same signature, or see the notes below)")
     for o in report.diffs:
         w(f"  {o.file}:{o.qualname}: {o.status}" + (f" ({o.reason})" if o.reason else ""))
     for d in report.differences:
