@@ -32,6 +32,7 @@ import dataclasses
 import fnmatch
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
@@ -493,12 +494,14 @@ def run_gate(repo: Path, spec: Path, base: str, head: str | None, patch: Path | 
         selected = set(because)
         subset = _filter_spec(head_spec, selected)
         copts = CheckOptions(budget_s=options.budget_s, jobs=options.jobs)
-        head_results = {r.id: r for r in check_spec(subset, head_src, head_target, copts)} if selected else {}
         base_ids = {rid for rid in selected if rid in base_text}
-        base_results: dict[str, RequirementResult] = {}
-        if base_ids and base_target is not None:
-            base_results = {r.id: r for r in check_spec(_filter_spec(head_spec, base_ids), head_src, base_target,
-                                                        copts)}
+        with ThreadPoolExecutor(max_workers=2) as pool:  # head and base side by side (workers are processes)
+            head_future = pool.submit(check_spec, subset, head_src, head_target, copts) if selected else None
+            base_future = pool.submit(check_spec, _filter_spec(head_spec, base_ids), head_src, base_target,
+                                      copts) if base_ids and base_target is not None else None
+            head_results = {r.id: r for r in head_future.result()} if head_future else {}
+            base_results: dict[str, RequirementResult] = {r.id: r for r in base_future.result()} if base_future \
+                else {}
         changes = []
         transitions: dict[str, str] = {}
         for req, _owner in head_spec.all_requirements():
