@@ -317,6 +317,79 @@ def fmt(files: tuple[Path, ...], check_only: bool) -> None:
     raise SystemExit(EXIT_USAGE if bad else (1 if check_only and changed else EXIT_OK))
 
 
+@cli.command()
+@click.argument("repo", required=False, default=".", type=click.Path(path_type=Path, file_okay=False))
+@click.option("--spec", "spec", required=True, type=click.Path(path_type=Path),
+              help="The .req spec (repository-relative: read from each version).")
+@click.option("--base", default="HEAD~1", show_default=True, help="Base revision.")
+@click.option("--head", default=None, help="Head revision (default HEAD).")
+@click.option("--patch", type=click.Path(path_type=Path, dir_okay=False), help="A diff applied to --base "
+              "instead of --head.")
+@click.option("--staged", is_flag=True, help="Gate the staged changes against HEAD (for pre-commit).")
+@click.option("--target", "target_arg", metavar="FILE.py", help="Repository-relative target overriding the "
+              "spec's `target:`.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown", "sarif", "junit"]), default="text",
+              show_default=True, help="Format of standard output / -o.")
+@click.option("--output", "-o", type=click.Path(path_type=Path), help="Write the report here instead.")
+@click.option("--sarif", "sarif_out", type=click.Path(path_type=Path), help="Also write SARIF 2.1.0 here.")
+@click.option("--markdown", "md_out", type=click.Path(path_type=Path), help="Also write the Markdown summary.")
+@click.option("--json", "json_out", type=click.Path(path_type=Path), help="Also write the JSON report here.")
+@click.option("--junit", "junit_out", type=click.Path(path_type=Path), help="Also write JUnit XML here.")
+@click.option("--budget", type=float, metavar="SECONDS", help="CrossHair CPU seconds per requirement.")
+@click.option("--profile", type=click.Choice(sorted(PROFILES)), help="Budget profile (also EVALGAP_PROFILE).")
+@click.option("--diff-budget", type=float, metavar="SECONDS", help="CrossHair CPU seconds per behaviour "
+              "diff (default: the requirement budget).")
+@click.option("--no-behavior-diff", is_flag=True, help="Skip behaviour diffing.")
+@click.option("--fail-on-unexplained", is_flag=True, help="Exit 1 on an unexplained behaviour change.")
+@click.option("--tests", "tests", multiple=True, metavar="GLOB", help="Visible tests (repository-relative "
+              "globs) whose literals EG407 looks for (default: tests/**, test_*.py, *_test.py).")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), help="Requirements checked in parallel.")
+def gate(repo: Path, spec: Path, base: str, head: str | None, patch: Path | None, staged: bool,
+         target_arg: str | None,
+         fmt: str, output: Path | None, sarif_out: Path | None, md_out: Path | None, json_out: Path | None,
+         junit_out: Path | None,
+         budget: float | None, profile: str | None, diff_budget: float | None, no_behavior_diff: bool,
+         fail_on_unexplained: bool, tests: tuple[str, ...], jobs: int | None) -> None:
+    """Gate a change of REPO (default .): requirements it breaks, unexplained behaviour changes, gaming."""
+    from evalgap.verifier import gate_report as gr
+    from evalgap.verifier.gate import DEFAULT_TEST_GLOBS, GateOptions, gate_exit_code, run_gate
+
+    try:
+        budget_s = resolve_budget(budget, profile)
+        if diff_budget is not None and diff_budget <= 0:
+            raise UsageError("--diff-budget must be a positive number of CPU seconds")
+        opts = GateOptions(budget_s=budget_s, diff_budget_s=diff_budget or budget_s, jobs=jobs or default_jobs(),
+                           test_globs=tests or DEFAULT_TEST_GLOBS, behavior_diff=not no_behavior_diff,
+                           fail_on_unexplained=fail_on_unexplained, target=target_arg)
+        if staged:
+            if head or patch:
+                raise UsageError("--staged gates the index against HEAD; do not combine it with --head/--patch")
+            from evalgap.verifier.gitdiff import write_staged_patch
+
+            with tempfile.TemporaryDirectory(prefix="evalgap-staged-") as tmp:
+                report = run_gate(repo, spec, "HEAD", None, write_staged_patch(repo, Path(tmp)), opts)
+        else:
+            report = run_gate(repo, spec, base, head, patch, opts)
+    except SpecError as exc:
+        _fail(exc.render())
+        return
+    except VerifierError as exc:
+        _fail(f"error: {exc}")
+        return
+    renderers = {"text": gr.render_gate_text, "json": gr.render_gate_json, "markdown": gr.render_gate_markdown,
+                 "sarif": gr.render_gate_sarif, "junit": gr.render_gate_junit}
+    for path, render in ((sarif_out, gr.render_gate_sarif), (md_out, gr.render_gate_markdown),
+                         (json_out, gr.render_gate_json), (junit_out, gr.render_gate_junit)):
+        if path is not None:
+            _write_atomic(path, render(report))
+    text = renderers[fmt](report)
+    if output:
+        _write_atomic(output, text)
+    else:
+        click.echo(text, nl=False)
+    raise SystemExit(gate_exit_code(report))
+
+
 def main() -> None:
     """Console-script entry point."""
     try:
