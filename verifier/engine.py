@@ -33,11 +33,19 @@ class CheckOptions:
         budget_s: CPU seconds of CrossHair per requirement (split across its postconditions).
         jobs: requirements checked in parallel (worker processes).
         memory_bytes: address-space limit of each worker, bytes.
+        engines: the engines run on each formal requirement, in order (``crosshair``, ``hypothesis``).
+        hypothesis_examples: Hypothesis's ``max_examples`` per requirement.
+        seed: Hypothesis seed for research runs; None means ``derandomize=True`` (``check``/``gate``).
+        cache: answer unchanged requirements from the on-disk cache (:mod:`evalgap.verifier.cache`).
     """
 
     budget_s: float = 10.0
     jobs: int = 1
     memory_bytes: int = 4 * 1024**3
+    engines: tuple[str, ...] = ("crosshair",)
+    hypothesis_examples: int = 200
+    seed: int | None = None
+    cache: bool = False
 
 
 @dataclass(frozen=True)
@@ -157,6 +165,14 @@ def _from_replay(ob: Obligation, rep: ReplayResult, args: list[str], budget: Bud
     call = _display_call(ob, args)
     named = tuple((n, a) for (n, _), a in zip(ob.params, args))
     d = rep.data
+    blocked = d.get("blocked") or []
+    if blocked:
+        return EngineVerdict(engine, Verdict.UNKNOWN, f"blocked side effect: replaying {call} attempted "
+                             f"{blocked[0]}; the sandbox blocked it, so the outcome says nothing about the "
+                             "requirement", budget, call, named, elapsed)
+    if rep.outcome == "exception" and d.get("type") == "MemoryError":
+        return EngineVerdict(engine, Verdict.UNKNOWN, f"memory limit: {call} exceeded the worker's "
+                             "address-space limit (MemoryError)", budget, call, named, elapsed)
     if rep.outcome == "violation" and d.get("kind") == "post":
         return EngineVerdict(engine, Verdict.REFUTED, f"{_failed_check(ob, d, source)} (replayed concretely)", budget,
                              call, named, elapsed)
@@ -183,13 +199,17 @@ def _from_replay(ob: Obligation, rep: ReplayResult, args: list[str], budget: Bud
                          f"(exit code {d.get('returncode')})", budget, call, named, elapsed)
 
 
-def _worker_failure(out: WorkerOutcome, budget: Budget, elapsed: float) -> EngineVerdict | None:
+def _worker_failure(out: WorkerOutcome, budget: Budget, elapsed: float,
+                    engine: str = "crosshair") -> EngineVerdict | None:
+    if out.result is not None and out.result.get("blocked"):
+        return EngineVerdict(engine, Verdict.UNKNOWN, f"blocked side effect: the code under check attempted "
+                             f"{out.result['blocked'][0]}; the sandbox blocked it", budget, elapsed_s=elapsed)
     if out.result is not None:
         err = out.result.get("error")
         if err is None:
             return None
         kind = "import error" if out.result.get("stage") == "import" else "engine error"
-        return EngineVerdict("crosshair", Verdict.UNKNOWN, f"{kind}: {err}", budget, elapsed_s=elapsed)
+        return EngineVerdict(engine, Verdict.UNKNOWN, f"{kind}: {err}", budget, elapsed_s=elapsed)
     reasons = {
         "timeout": "timeout: the worker exceeded its wall-clock limit and was killed",
         "cpu-limit": "budget exhausted: the worker hit its CPU limit and was killed",
@@ -197,7 +217,7 @@ def _worker_failure(out: WorkerOutcome, budget: Budget, elapsed: float) -> Engin
     }
     reason = reasons.get(out.status, f"crash: the analyzed code ended the worker (exit code {out.returncode}) "
                                      f"before it reported; {out.stderr.strip()[-300:]}")
-    return EngineVerdict("crosshair", Verdict.UNKNOWN, reason, budget, elapsed_s=elapsed)
+    return EngineVerdict(engine, Verdict.UNKNOWN, reason, budget, elapsed_s=elapsed)
 
 
 _REFUTING = ("POST_FAIL", "EXEC_ERR", "POST_ERR")

@@ -36,7 +36,7 @@ _SEVERITY = {Verdict.VERIFIED: 0, Verdict.NO_COUNTEREXAMPLE: 1, Verdict.UNKNOWN:
 UNKNOWN_REASONS = (
     "budget exhausted", "timeout", "vacuous precondition", "spec error", "import error", "unsupported",
     "nondeterminism", "not reproduced", "precondition violated by counterexample", "crash", "engine error",
-    "memory limit",
+    "memory limit", "blocked side effect", "too much filtering",
 )
 
 
