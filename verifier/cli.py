@@ -20,7 +20,8 @@ from evalgap.verifier.case import MANIFEST, Case, load_case
 from evalgap.verifier.engine import CheckOptions, check_spec
 from evalgap.verifier.errors import UsageError, VerifierError
 from evalgap.verifier.gap import EXIT_OK, EXIT_USAGE, GapReport, build_report, exit_code
-from evalgap.verifier.options import PROFILES, default_jobs, resolve_budget
+from evalgap.verifier.emit_tests import emit_tests
+from evalgap.verifier.options import PROFILES, parse_engines, resolve_settings
 from evalgap.verifier.report_json import render_json
 from evalgap.verifier.report_text import render_text
 from evalgap.verifier.targets import Target, resolve_target
@@ -84,11 +85,22 @@ def cli() -> None:
 @click.option("--profile", type=click.Choice(sorted(PROFILES)), help="Budget profile (also EVALGAP_PROFILE).")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), help="Requirements checked in parallel "
               "(default: the number of cores).")
+@click.option("--engines", metavar="LIST", help="Engines per requirement, comma-separated: crosshair, "
+              "hypothesis (default: both).")
+@click.option("--seed", type=int, help="Hypothesis seed for research runs (default: derandomized).")
+@click.option("--no-cache", is_flag=True, help="Do not read or write the result cache ($EVALGAP_CACHE_DIR).")
+@click.option("--emit-tests", "emit_dir", type=click.Path(path_type=Path), metavar="DIR",
+              help="Write a pytest reproducer file per refutation into DIR.")
 def check(spec: Path, target_arg: str | None, fmt: str, output: Path | None, budget: float | None,
-          profile: str | None, jobs: int | None) -> None:
+          profile: str | None, jobs: int | None, engines: str | None, seed: int | None, no_cache: bool,
+          emit_dir: Path | None) -> None:
     """Check SPEC (a .req file or a case folder with case.toml) against its target and print a gap report."""
     try:
-        budget_s = resolve_budget(budget, profile)
+        cli_opts = {"budget": budget, "profile": profile, "jobs": jobs, "seed": seed,
+                    "engines": parse_engines(engines) if engines is not None else None,
+                    "cache": False if no_cache else None}
+        settings = resolve_settings(cli_opts, spec if spec.is_dir() else spec.parent)
+        budget_s = settings.budget_s
         spec_path, target, case = _locate(spec, target_arg)
         parsed = parse_file(spec_path)
         source = spec_path.read_text(encoding="utf-8")
@@ -104,13 +116,22 @@ def check(spec: Path, target_arg: str | None, fmt: str, output: Path | None, bud
         _fail(f"error: {exc}")
         return
     started = time.monotonic()
-    results = check_spec(parsed, source, target, CheckOptions(budget_s=budget_s, jobs=jobs or default_jobs()))
+    results = check_spec(parsed, source, target, CheckOptions(
+        budget_s=budget_s, jobs=settings.jobs, engines=settings.engines,
+        hypothesis_examples=settings.hypothesis_examples, seed=settings.seed, cache=settings.cache))
     expected: dict[str, tuple[str, ...]] = {}
     if case is not None:
         impl = next((name for name, p in case.implementations.items() if str(p) == target.file), None)
         expected = case.expected.get(impl, {}) if impl else {}
     report = build_report(parsed.name, parsed.title, str(spec_path), target.display, budget_s, results,
                           time.monotonic() - started, expected)
+    if emit_dir is not None:
+        try:
+            written = emit_tests(results, emit_dir, parsed.name, target.display)
+        except OSError as exc:
+            _fail(f"error: cannot write reproducer tests to {emit_dir}: {exc}")
+            return
+        click.echo(f"wrote {len(written)} reproducer test(s) to {emit_dir}", err=True)
     _emit(report, fmt, output)
     raise SystemExit(exit_code(report))
 

@@ -9,17 +9,21 @@ import re
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable
 
 from evalgap.specs_lang import ast as A
+from evalgap.translators.errors import TranslationError
+from evalgap.translators.to_hypothesis import requirement_strategies
 from evalgap.translators.to_icontract import Harness, Obligation, build_harness
+from evalgap.verifier.cache import ResultCache, cacheable, default_cache_dir, entry_key, names_in, target_fingerprint
+from evalgap.verifier.emit_tests import reproducer_snippet
 from evalgap.verifier.findings import Budget, EngineVerdict, RequirementResult, Verdict, worst
 from evalgap.verifier.sandbox import Limits, WorkerOutcome, run_worker
 from evalgap.verifier.targets import Target
 
-__all__ = ["CheckOptions", "check_spec", "replay", "ReplayResult", "formal_text", "span_text"]
+__all__ = ["CheckOptions", "check_spec", "replay", "ReplayResult", "formal_text", "span_text", "overall"]
 
 CROSSHAIR_CAVEAT = ("all paths exhausted (CrossHair's proof: sound within its modelling of Python and of the "
                     "libraries it patches)")
@@ -37,6 +41,7 @@ class CheckOptions:
         hypothesis_examples: Hypothesis's ``max_examples`` per requirement.
         seed: Hypothesis seed for research runs; None means ``derandomize=True`` (``check``/``gate``).
         cache: answer unchanged requirements from the on-disk cache (:mod:`evalgap.verifier.cache`).
+        cache_dir: the cache folder (None: :func:`evalgap.verifier.cache.default_cache_dir`).
     """
 
     budget_s: float = 10.0
@@ -46,6 +51,7 @@ class CheckOptions:
     hypothesis_examples: int = 200
     seed: int | None = None
     cache: bool = False
+    cache_dir: Path | None = None
 
 
 @dataclass(frozen=True)
@@ -133,6 +139,8 @@ def span_text(span: A.Span, source: str) -> str:
     lines = source.splitlines()
     if not span.line or span.line > len(lines):
         return ""
+    if span.end_line > len(lines):  # a block's span may end after the file's last line
+        span = A.Span(span.file, span.line, span.col, len(lines), len(lines[-1]) + 1)
     if span.end_line == span.line:
         text = lines[span.line - 1][span.col - 1:span.end_col - 1]
     else:
@@ -187,7 +195,7 @@ def _from_replay(ob: Obligation, rep: ReplayResult, args: list[str], budget: Bud
         return EngineVerdict(engine, Verdict.UNKNOWN, f"spec error: the spec's own expression raised "
                              f"{d.get('type')}: {d.get('message')} on {call}", budget, call, named, elapsed)
     if rep.outcome == "passed":
-        return EngineVerdict(engine, Verdict.UNKNOWN, f"not reproduced: CrossHair reported {cross_msg!r} but "
+        return EngineVerdict(engine, Verdict.UNKNOWN, f"not reproduced: {engine} reported {cross_msg!r} but "
                              f"the concrete replay of {call} passed", budget, None, (), elapsed)
     if rep.outcome == "bad-args":
         return EngineVerdict(engine, Verdict.UNKNOWN, f"not reproduced: the counterexample's values cannot be "
@@ -304,8 +312,79 @@ def _formalization(req: A.Requirement) -> str:
     return "formal"
 
 
+def _segment(harness: Harness, req_id: str) -> str:
+    """The harness code generated for ``req_id`` (without its location comment), or the whole harness."""
+    lines = harness.source.splitlines()
+    marker = f"# ---- requirement {req_id} ("
+    starts = [i for i, ln in enumerate(lines) if ln.startswith(marker)]
+    if not starts:
+        return harness.source
+    end = next((i for i in range(starts[0] + 1, len(lines)) if lines[i].startswith("# ---- requirement ")),
+               len(lines))
+    return "\n".join(lines[starts[0] + 1:end])
+
+
+def _engine_budget(engine: str, opts: CheckOptions) -> dict[str, Any]:
+    if engine == "crosshair":
+        return {"seconds": opts.budget_s, "memory": opts.memory_bytes}
+    if engine == "hypothesis":
+        return {"examples": opts.hypothesis_examples, "seed": opts.seed, "memory": opts.memory_bytes}
+    return {"memory": opts.memory_bytes}
+
+
+def _strategies(req: A.Requirement, owner: object) -> tuple[str, ...] | str:
+    try:
+        return requirement_strategies(req, owner)
+    except TranslationError as exc:
+        return str(exc)
+
+
+def _run_engine(engine: str, req: A.Requirement, owner: object, ob: Obligation, harness: Harness, hdir: Path,
+                target: Target, source: str, opts: CheckOptions) -> EngineVerdict:
+    if engine == "example":
+        return _examples(ob, harness, hdir, target, source)
+    if engine == "hypothesis":
+        from evalgap.verifier.hypothesis_engine import run_hypothesis
+
+        return run_hypothesis(ob, harness, hdir, target, opts, source, _strategies(req, owner))
+    if engine != "crosshair":
+        return EngineVerdict(engine, Verdict.UNKNOWN, f"engine error: no engine named {engine!r}")
+    return _crosshair(ob, harness, hdir, target, opts, source)
+
+
+def _cached_run(engine: str, req: A.Requirement, owner: object, ob: Obligation, harness: Harness, hdir: Path,
+                target: Target, source: str, opts: CheckOptions, cache: ResultCache | None) -> EngineVerdict:
+    key = None
+    if cache is not None:
+        code = _segment(harness, ob.req_id)
+        fp = target_fingerprint(target.module, target.paths, names_in(code))
+        if fp is not None:
+            obl = repr((ob.kind, ob.params, ob.target_function, ob.checks, ob.preconditions))
+            key = entry_key(engine, code + "\n" + obl, fp, _engine_budget(engine, opts))
+            hit = cache.get(key)
+            if hit is not None:
+                return replace(hit, cached=True)
+    v = _run_engine(engine, req, owner, ob, harness, hdir, target, source, opts)
+    if v.verdict is Verdict.REFUTED and v.reproducer is None:
+        v = replace(v, reproducer=reproducer_snippet(ob, harness, target, v))
+    if cache is not None and key is not None and cacheable(v):
+        cache.put(key, v)
+    return v
+
+
+def overall(verdicts: list[Verdict]) -> Verdict | None:
+    """The overall verdict over engines: ``refuted`` if any engine refuted (each refutation was replayed
+    concretely); else ``verified`` if CrossHair exhausted every path (a proof is not weakened by a random
+    tester that did not finish); else the worst of the rest (unknown > no-counterexample)."""
+    if Verdict.REFUTED in verdicts:
+        return Verdict.REFUTED
+    if Verdict.VERIFIED in verdicts:
+        return Verdict.VERIFIED
+    return worst(verdicts)
+
+
 def _check_one(req: A.Requirement, owner: object, ob: Obligation, harness: Harness, hdir: Path, target: Target,
-               source: str, opts: CheckOptions) -> RequirementResult:
+               source: str, opts: CheckOptions, cache: ResultCache | None = None) -> RequirementResult:
     start = time.monotonic()
     base = dict(id=req.id, prose=req.prose, location=str(req.span), formalization=_formalization(req),
                 formal_text=formal_text(req, source),
@@ -320,13 +399,14 @@ def _check_one(req: A.Requirement, owner: object, ob: Obligation, harness: Harne
     if ob.kind == "precondition":
         return RequirementResult(**base, role="precondition")  # type: ignore[arg-type]
     if ob.kind == "unsupported":
-        v = EngineVerdict("none", Verdict.UNKNOWN, f"unsupported: {ob.reason}")
+        verdicts = [EngineVerdict("none", Verdict.UNKNOWN, f"unsupported: {ob.reason}")]
     elif ob.kind == "example":
-        v = _examples(ob, harness, hdir, target, source)
+        verdicts = [_cached_run("example", req, owner, ob, harness, hdir, target, source, opts, cache)]
     else:
-        v = _crosshair(ob, harness, hdir, target, opts, source)
-    verdict = worst([v.verdict])
-    return RequirementResult(**base, verdicts=(v,), verdict=verdict,  # type: ignore[arg-type]
+        verdicts = [_cached_run(e, req, owner, ob, harness, hdir, target, source, opts, cache)
+                    for e in opts.engines]
+    verdict = overall([v.verdict for v in verdicts])
+    return RequirementResult(**base, verdicts=tuple(verdicts), verdict=verdict,  # type: ignore[arg-type]
                              elapsed_s=time.monotonic() - start)
 
 
@@ -348,13 +428,14 @@ def check_spec(spec: A.Spec, source: str, target: Target, opts: CheckOptions,
     digest = hashlib.sha256((source + target.module).encode()).hexdigest()[:12]
     harness = build_harness(spec, target.module, f"evalgap_harness_{digest}")
     pairs = spec.all_requirements()
+    cache = ResultCache(opts.cache_dir or default_cache_dir()) if opts.cache else None
     with tempfile.TemporaryDirectory(prefix="evalgap-harness-") as tmp:
         hdir = Path(tmp)
         (hdir / f"{harness.module}.py").write_text(harness.source, encoding="utf-8")
 
         def run(pair: tuple[A.Requirement, object]) -> RequirementResult:
             req, owner = pair
-            res = _check_one(req, owner, harness.obligation(req.id), harness, hdir, target, source, opts)
+            res = _check_one(req, owner, harness.obligation(req.id), harness, hdir, target, source, opts, cache)
             if progress is not None:
                 progress(res)
             return res
