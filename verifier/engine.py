@@ -20,10 +20,14 @@ from evalgap.translators.to_icontract import Harness, Obligation, build_harness
 from evalgap.verifier.cache import ResultCache, cacheable, default_cache_dir, entry_key, names_in, target_fingerprint
 from evalgap.verifier.emit_tests import reproducer_snippet
 from evalgap.verifier.findings import Budget, EngineVerdict, RequirementResult, Verdict, worst
+from evalgap.verifier.options import DEFAULT_BUDGET_S
 from evalgap.verifier.sandbox import Limits, WorkerOutcome, run_worker
 from evalgap.verifier.targets import Target
 
 __all__ = ["CheckOptions", "check_spec", "replay", "ReplayResult", "formal_text", "span_text", "overall"]
+
+#: The CrossHair budget of ``evalgap check`` with no option, profile or pyproject setting (CPU seconds).
+DEFAULT_BUDGET_CHECK = DEFAULT_BUDGET_S
 
 CROSSHAIR_CAVEAT = ("all paths exhausted (CrossHair's proof: sound within its modelling of Python and of the "
                     "libraries it patches)")

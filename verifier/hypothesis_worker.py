@@ -110,7 +110,7 @@ def main(argv: list[str]) -> int:
         try:
             fn(*args)
         except icontract.ViolationError as exc:
-            if str(exc).startswith("[pre] "):
+            if "\n[pre] " in "\n" + str(exc):  # icontract prefixes its message with the location
                 counts["rejected"] += 1
                 reject()
             last.update(args=shown, exception=f"ViolationError: {str(exc)[:1500]}")

@@ -92,7 +92,7 @@ def main(argv: list[str]) -> int:
         returned = fn(*args)
     except icontract.ViolationError as exc:
         text = str(exc)
-        kind = "pre" if text.startswith("[pre] ") else "post"
+        kind = "pre" if "\n[pre] " in "\n" + text else "post"  # after icontract's "File ...:" line
         returned_index = None
         if kind == "post" and hasattr(fn, "__wrapped__"):
             try:
