@@ -10,6 +10,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from evalgap.verifier.cli import cli
@@ -22,11 +23,13 @@ def _pytest(folder: Path) -> subprocess.CompletedProcess[str]:
                           capture_output=True, text=True, timeout=300, cwd=folder)
 
 
+@pytest.mark.slow
 def test_emitted_reproducers_fail_on_broken_and_pass_on_fixed(tmp_path: Path) -> None:
     case = tmp_path / "kvstore"
     shutil.copytree(KVSTORE, case, ignore=shutil.ignore_patterns("__pycache__"))
     emitted = tmp_path / "emitted"
-    res = CliRunner().invoke(cli, ["check", str(case), "--budget", "2", "--engines", "crosshair,hypothesis",
+    res = CliRunner().invoke(cli, ["check", str(case), "--profile", "quick", "--budget", "2",
+                                   "--engines", "crosshair,hypothesis",
                                    "--format", "json", "--emit-tests", str(emitted), "--no-cache"])
     assert res.exit_code == 1, res.output
     report = json.loads(res.stdout)
@@ -47,6 +50,7 @@ def test_emitted_reproducers_fail_on_broken_and_pass_on_fixed(tmp_path: Path) ->
     assert fixed.returncode == 0 and f"{len(files)} passed" in fixed.stdout, fixed.stdout
 
 
+@pytest.mark.slow
 def test_cli_check_uses_cache_and_no_cache(tmp_path: Path) -> None:
     args = ["check", str(KVSTORE), "--budget", "1", "--engines", "crosshair", "--format", "json", "-j", "2"]
     first = CliRunner().invoke(cli, args)

@@ -14,11 +14,13 @@ subprocess.
 
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from evalgap.translators.to_icontract import Harness, Obligation
+from evalgap.verifier.cache import default_cache_dir
 from evalgap.verifier.findings import Budget, EngineVerdict, Verdict
 from evalgap.verifier.sandbox import Limits, run_worker
 from evalgap.verifier.targets import Target
@@ -27,6 +29,13 @@ if TYPE_CHECKING:
     from evalgap.verifier.engine import CheckOptions
 
 __all__ = ["run_hypothesis"]
+
+
+def _storage_dir(opts: CheckOptions) -> str:
+    """Where workers share Hypothesis's unicode tables: ``$EVALGAP_HYPOTHESIS_HOME``, else
+    ``hypothesis-home`` in the cache folder (used even with ``--no-cache``: it holds no results)."""
+    env = os.environ.get("EVALGAP_HYPOTHESIS_HOME")
+    return env or str((opts.cache_dir or default_cache_dir()) / "hypothesis-home")
 
 
 def run_hypothesis(ob: Obligation, harness: Harness, hdir: Path, target: Target, opts: CheckOptions, source: str,
@@ -52,7 +61,8 @@ def run_hypothesis(ob: Obligation, harness: Harness, hdir: Path, target: Target,
         return EngineVerdict("hypothesis", Verdict.UNKNOWN, f"unsupported: {strategies}", Budget(examples=0))
     assert ob.function is not None
     request = {"paths": [str(hdir), *target.paths], "harness": harness.module, "function": ob.function,
-               "strategies": list(strategies), "max_examples": n, "seed": opts.seed}
+               "strategies": list(strategies), "max_examples": n, "seed": opts.seed,
+               "storage_dir": _storage_dir(opts)}
     cpu = max(20.0, 2 * opts.budget_s + 10)
     out = run_worker("evalgap.verifier.hypothesis_worker", request,
                      Limits(cpu_s=cpu, wall_s=2 * cpu + 10, memory_bytes=opts.memory_bytes))

@@ -7,7 +7,8 @@ written), ``deadline=None``, health checks off (the filter rate is measured and 
 instead), ``derandomize=True`` unless a ``seed`` is given (research runs; the seed is recorded).
 
 Request keys: ``paths``, ``harness``, ``function``, ``strategies`` (strategy source per parameter, see
-:mod:`evalgap.translators.to_hypothesis`), ``max_examples``, ``seed`` (int or null), ``guard``.
+:mod:`evalgap.translators.to_hypothesis`), ``max_examples``, ``seed`` (int or null), ``guard``, ``storage_dir`` (a shared folder where Hypothesis
+keeps its unicode tables between workers; read and written before the guard is installed).
 
 Result keys: ``outcome`` one of ``passed``, ``failed`` (``args``: the shrunk counterexample as Python
 source per parameter, ``exception``: what the property raised), ``unsatisfiable`` (no example met the
@@ -70,6 +71,28 @@ def _selftest(icontract: Any) -> str | None:
     return "icontract checks are disabled in the Hypothesis process (was CrossHair imported?)"
 
 
+def _warm_unicode_tables(storage: str | None) -> None:
+    """Load (or build once, ~2 CPU s) Hypothesis's unicode tables from a shared folder before the guard is
+    installed, then point Hypothesis back at the worker's own folder for anything it writes later."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+    from hypothesis.configuration import set_hypothesis_home_dir
+
+    if storage:
+        set_hypothesis_home_dir(storage)
+
+    @settings(max_examples=3, database=None, derandomize=True)
+    @given(st.text(), st.characters())
+    def _warm(text: str, char: str) -> None:
+        pass
+
+    try:
+        _warm()
+    except BaseException:  # noqa: BLE001 - a read-only or broken shared folder only costs time
+        pass
+    set_hypothesis_home_dir(os.path.join(os.getcwd(), ".hypothesis"))
+
+
 def main(argv: list[str]) -> int:
     req = json.loads(open(argv[0], encoding="utf-8").read())
     out = open(argv[1], "w", encoding="utf-8")
@@ -86,6 +109,7 @@ def main(argv: list[str]) -> int:
     if problem or "crosshair" in sys.modules:
         _write(out, {**base, "outcome": "error", "stage": "enforcement", "message": problem or "crosshair imported"})
         return 0
+    _warm_unicode_tables(req.get("storage_dir"))
     if req.get("guard", True):
         guard.install(os.getcwd())
     try:
