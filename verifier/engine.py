@@ -71,9 +71,9 @@ def _clause_end(c: A.Clause) -> int:
     """Last line of a clause (lark's block spans run into the next line; expression spans do not)."""
     if isinstance(c, A.Scenario):
         ends = [getattr(st, "value", getattr(st, "call", None)) for st in c.body]
-        return max([e.span.end_line for e in ends if e is not None] + [c.span.line])
+        return max([int(e.span.end_line) for e in ends if e is not None] + [c.span.line])
     expr = getattr(c, "expr", None)
-    return expr.span.end_line if expr is not None and expr.span.line else c.span.line
+    return int(expr.span.end_line) if expr is not None and expr.span.line else c.span.line
 
 
 def formal_text(req: A.Requirement, source: str) -> str:

@@ -28,6 +28,8 @@ import sys
 import traceback
 from typing import IO, Any
 
+import icontract
+
 from evalgap.verifier import guard
 
 
@@ -59,7 +61,7 @@ def py_source(value: Any) -> str:
     return repr(value)
 
 
-def _selftest(icontract: Any) -> str | None:
+def _selftest() -> str | None:
     @icontract.ensure(lambda result: result > 0, "evalgap self-test")
     def _probe() -> int:
         return 0
@@ -99,13 +101,12 @@ def main(argv: list[str]) -> int:
     for p in reversed(req["paths"]):
         sys.path.insert(0, p)
     import hypothesis
-    import icontract
     from hypothesis import HealthCheck, Phase, given, reject, settings
     from hypothesis import strategies as st
     from hypothesis.errors import Flaky, Unsatisfiable
 
     base: dict[str, Any] = {"hypothesis_version": hypothesis.__version__}
-    problem = _selftest(icontract)
+    problem = _selftest()
     if problem or "crosshair" in sys.modules:
         _write(out, {**base, "outcome": "error", "stage": "enforcement", "message": problem or "crosshair imported"})
         return 0

@@ -7,6 +7,10 @@ Each call starts ``python -m <module> REQUEST.json RESULT.json`` with:
 * a private temporary working directory (deleted afterwards), no stdin, a scrubbed environment
   (``PATH``, ``LANG``, ``HOME`` set to the private folder, ``PYTHONHASHSEED=0``).
 
+The process is a fork of a pooled server that has already imported the worker's heavy modules
+(:mod:`evalgap.verifier.forkserver`, same limits and isolation), or, when that is off or unavailable, a
+new ``python`` process. Inside, the worker installs the audit-hook guard (:mod:`evalgap.verifier.guard`).
+
 This contains accidents and naive gaming (an endless loop, a huge allocation, ``os._exit``); it is **not**
 a security boundary against a determined attacker: use a container or VM for that.
 """
@@ -24,6 +28,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from evalgap.verifier import forkserver
 
 __all__ = ["Limits", "WorkerOutcome", "run_worker"]
 
@@ -85,6 +91,56 @@ def _limiter(limits: Limits) -> Any:
     return apply
 
 
+def _run_spawned(module: str, req_path: Path, out_path: Path, work: Path,
+                 limits: Limits) -> tuple[int | None, bool, bytes]:
+    cmd = [sys.executable, "-X", "utf8", "-m", module, str(req_path), str(out_path)]
+    proc = subprocess.Popen(
+        cmd, cwd=work, env=_scrubbed_env(str(work)), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE, start_new_session=True, preexec_fn=_limiter(limits),
+    )
+    timed_out = False
+    try:
+        _, err = proc.communicate(timeout=limits.wall_s)
+    except subprocess.TimeoutExpired:
+        timed_out = True
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        _, err = proc.communicate()
+    finally:
+        try:  # leftovers of a target that forked
+            os.killpg(proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+    return proc.returncode, timed_out, err
+
+
+_SERVER_HOME: list[str] = []
+
+
+def _run_served(module: str, req_path: Path, out_path: Path, work: Path,
+                limits: Limits) -> tuple[int | None, bool] | None:
+    """Run the job as a fork of a pooled server of its kind; None when no server can do it."""
+    if module not in forkserver.KINDS:
+        return None
+    if not _SERVER_HOME:
+        _SERVER_HOME.append(tempfile.mkdtemp(prefix="evalgap-forkserver-"))
+    try:
+        server = forkserver.pool().acquire(module, _scrubbed_env(_SERVER_HOME[0]))
+    except OSError:
+        return None
+    job = {"module": module, "request": str(req_path), "result": str(out_path), "cwd": str(work),
+           "stderr": str(work.parent / "stderr.txt"), "env": _scrubbed_env(str(work)), "cpu_s": limits.cpu_s,
+           "wall_s": limits.wall_s, "memory_bytes": limits.memory_bytes}
+    reply = server.run(job)
+    if reply is None:
+        server.close()
+        return None
+    forkserver.pool().release(server)
+    return int(reply["returncode"]), bool(reply["timed_out"])
+
+
 def run_worker(module: str, request: dict[str, Any], limits: Limits) -> WorkerOutcome:
     """Run ``python -m module`` on ``request`` in a fresh, limited subprocess.
 
@@ -102,27 +158,14 @@ def run_worker(module: str, request: dict[str, Any], limits: Limits) -> WorkerOu
         work = Path(tmp) / "cwd"
         work.mkdir()
         req_path.write_text(json.dumps(request), encoding="utf-8")
-        cmd = [sys.executable, "-X", "utf8", "-m", module, str(req_path), str(out_path)]
         start = time.monotonic()
-        proc = subprocess.Popen(
-            cmd, cwd=work, env=_scrubbed_env(str(work)), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE, start_new_session=True, preexec_fn=_limiter(limits),
-        )
-        timed_out = False
-        try:
-            _, err = proc.communicate(timeout=limits.wall_s)
-        except subprocess.TimeoutExpired:
-            timed_out = True
-            try:
-                os.killpg(proc.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-            _, err = proc.communicate()
-        finally:
-            try:  # leftovers of a target that forked
-                os.killpg(proc.pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
+        served = _run_served(module, req_path, out_path, work, limits) if forkserver.enabled() else None
+        if served is not None:
+            rc, timed_out = served
+            err_path = work.parent / "stderr.txt"
+            err = err_path.read_bytes() if err_path.exists() else b""
+        else:
+            rc, timed_out, err = _run_spawned(module, req_path, out_path, work, limits)
         wall = time.monotonic() - start
         stderr = err.decode("utf-8", "replace")[-4000:]
         result = None
@@ -132,7 +175,6 @@ def run_worker(module: str, request: dict[str, Any], limits: Limits) -> WorkerOu
                 result = loaded if isinstance(loaded, dict) else None
             except (ValueError, OSError):
                 result = None
-        rc = proc.returncode
         if timed_out:
             status = "timeout"
         elif result is not None:
