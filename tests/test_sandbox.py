@@ -166,3 +166,36 @@ def test_guard_blocks_in_replay_worker(tmp_path: Path, event: str) -> None:
     assert out.result is not None and out.result["outcome"] == "exception"
     assert out.result["type"] == "SandboxBlocked" and out.result["blocked"]
     assert not outside.exists()
+
+
+@pytest.fixture(params=["forkserver", "spawn"])
+def worker_mode(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Run a test both through the fork servers and with one new ``python`` per job."""
+    monkeypatch.setenv("EVALGAP_FORKSERVER", "1" if request.param == "forkserver" else "0")
+    return str(request.param)
+
+
+def test_limits_hold_in_both_modes(tmp_path: Path, worker_mode: str) -> None:
+    (tmp_path / "burn.py").write_text("def spin():\n    while True:\n        pass\n"
+                                      "def hog():\n    return len(bytearray(8 * 1024 ** 3))\n"
+                                      "def env():\n    import os\n    return sorted(os.environ)\n", encoding="utf-8")
+    base = {"paths": [str(tmp_path)], "harness": "burn", "args": [], "guard": False}
+    cpu = run_worker("evalgap.verifier.replay_worker", {**base, "function": "spin"}, Limits(cpu_s=1, wall_s=30))
+    assert cpu.status == "cpu-limit" and cpu.wall_s < 25, (worker_mode, cpu)
+    mem = run_worker("evalgap.verifier.replay_worker", {**base, "function": "hog"},
+                     Limits(cpu_s=10, wall_s=30, memory_bytes=1024 ** 3))
+    assert mem.result is not None and mem.result["type"] == "MemoryError", (worker_mode, mem)
+    env = run_worker("evalgap.verifier.replay_worker", {**base, "function": "env"}, Limits(cpu_s=10, wall_s=30))
+    assert env.result is not None and env.result["outcome"] == "passed"
+    shown = env.result["returned"]
+    assert "EVALGAP_CACHE_DIR" not in shown and "HOME" in shown  # scrubbed environment
+
+
+def test_fork_server_is_reused(tmp_path: Path) -> None:
+    from evalgap.verifier import forkserver
+
+    (tmp_path / "pid.py").write_text("import os\ndef ppid():\n    return os.getppid()\n", encoding="utf-8")
+    req = {"paths": [str(tmp_path)], "harness": "pid", "function": "ppid", "args": []}
+    parents = {run_worker("evalgap.verifier.replay_worker", req, Limits(cpu_s=5, wall_s=20)).result["returned"]
+               for _ in range(3)}  # type: ignore[index]
+    assert forkserver.enabled() and len(parents) == 1  # every job forked from the same server

@@ -280,7 +280,7 @@ def _crosshair(ob: Obligation, harness: Harness, hdir: Path, target: Target, opt
         return EngineVerdict("crosshair", Verdict.UNKNOWN, "vacuous precondition: CrossHair found no input "
                              "meeting the preconditions", budget, elapsed_s=time.monotonic() - start)
     elapsed = time.monotonic() - start
-    if all(c.get("status") == "CONFIRMED" for c in conds):
+    if all(c.get("status") == "CONFIRMED" and int(c.get("confirmed_paths", 0)) > 0 for c in conds):
         return EngineVerdict("crosshair", Verdict.VERIFIED, CROSSHAIR_CAVEAT, budget, elapsed_s=elapsed)
     if all(int(c.get("confirmed_paths", 0)) > 0 for c in conds):
         return EngineVerdict("crosshair", Verdict.NO_COUNTEREXAMPLE, f"no counterexample within "
