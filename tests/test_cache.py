@@ -151,3 +151,28 @@ def test_concurrent_runs_and_leftovers_leave_a_usable_cache(tmp_path: Path) -> N
     (entries[0].parent / ".tmp-killed.json").write_text("{\"key\": ")
     again = run_check(spec, **opts)
     assert all(v.cached for r in again for v in r.verdicts)
+
+
+@pytest.mark.slow
+def test_run_killed_half_way_leaves_a_usable_cache(tmp_path: Path) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    spec = write_case(tmp_path, TARGET, SPEC_FG)
+    (tmp_path / "helper_mod.py").write_text(HELPER)
+    env = {**os.environ, "EVALGAP_CACHE_DIR": str(tmp_path / "cache")}
+    cmd = [str(Path(sys.executable).parent / "evalgap"), "check", str(spec), "--budget", "2", "-j", "1",
+           "--engines", "crosshair", "--format", "json"]
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not list((tmp_path / "cache").rglob("*.json")):
+        time.sleep(0.05)  # kill as soon as the first entry exists: the second requirement is in flight
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    results = run_check(spec, budget_s=2.0, jobs=1, engines=("crosshair",), cache=True,
+                        cache_dir=tmp_path / "cache")
+    assert [r.verdict for r in results] == [Verdict.VERIFIED, Verdict.VERIFIED]
+    again = run_check(spec, budget_s=2.0, jobs=1, engines=("crosshair",), cache=True, cache_dir=tmp_path / "cache")
+    assert all(v.cached for r in again for v in r.verdicts)
