@@ -21,7 +21,7 @@ from evalgap.verifier.cache import ResultCache, cacheable, default_cache_dir, en
 from evalgap.verifier.emit_tests import reproducer_snippet
 from evalgap.verifier.findings import Budget, EngineVerdict, RequirementResult, Verdict, worst
 from evalgap.verifier.options import DEFAULT_BUDGET_S
-from evalgap.verifier.sandbox import Limits, WorkerOutcome, run_worker
+from evalgap.verifier.sandbox import Limits, WorkerOutcome, run_worker, wall_limit
 from evalgap.verifier.targets import Target
 
 __all__ = ["CheckOptions", "check_spec", "replay", "ReplayResult", "formal_text", "span_text", "overall"]
@@ -125,7 +125,7 @@ def replay(harness_dir: Path, harness: Harness, target: Target, function: str, a
     """
     request = {"paths": [str(harness_dir), *target.paths], "harness": harness.module, "function": function,
                "args": args, "expect_zero": expect_zero}
-    out = run_worker("evalgap.verifier.replay_worker", request, Limits(cpu_s=20, wall_s=40))
+    out = run_worker("evalgap.verifier.replay_worker", request, Limits(cpu_s=20, wall_s=wall_limit(20, 0)))
     if out.result is None:
         return ReplayResult(out.status, {"stderr": out.stderr, "returncode": out.returncode}, out.status)
     return ReplayResult(str(out.result.get("outcome")), out.result, out.status)
@@ -223,7 +223,7 @@ def _worker_failure(out: WorkerOutcome, budget: Budget, elapsed: float,
         kind = "import error" if out.result.get("stage") == "import" else "engine error"
         return EngineVerdict(engine, Verdict.UNKNOWN, f"{kind}: {err}", budget, elapsed_s=elapsed)
     reasons = {
-        "timeout": "timeout: the worker exceeded its wall-clock limit and was killed",
+        "timeout": f"timeout: the worker exceeded its wall-clock limit ({out.wall_s:.0f} s) and was killed",
         "cpu-limit": "budget exhausted: the worker hit its CPU limit and was killed",
         "memory": "memory limit: the worker ran out of its address-space limit",
     }
@@ -242,7 +242,7 @@ def _crosshair(ob: Obligation, harness: Harness, hdir: Path, target: Target, opt
     per_condition = opts.budget_s / n_conditions
     request = {"paths": [str(hdir), *target.paths], "harness": harness.module, "function": ob.function,
                "budget_s": per_condition, "per_path_timeout_s": max(0.5, per_condition / 2)}
-    limits = Limits(cpu_s=opts.budget_s + 15, wall_s=2 * opts.budget_s + 30, memory_bytes=opts.memory_bytes)
+    limits = Limits(cpu_s=opts.budget_s + 15, wall_s=wall_limit(opts.budget_s), memory_bytes=opts.memory_bytes)
     out = run_worker("evalgap.verifier.crosshair_worker", request, limits)
     used = out.result.get("cpu_s") if out.result else None
     conds: list[dict[str, Any]] = list(out.result.get("conditions", [])) if out.result else []

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from evalgap.translators.to_icontract import Harness, Obligation
 from evalgap.verifier.cache import default_cache_dir
 from evalgap.verifier.findings import Budget, EngineVerdict, Verdict
-from evalgap.verifier.sandbox import Limits, run_worker
+from evalgap.verifier.sandbox import Limits, run_worker, wall_limit
 from evalgap.verifier.targets import Target
 
 if TYPE_CHECKING:
@@ -65,7 +65,7 @@ def run_hypothesis(ob: Obligation, harness: Harness, hdir: Path, target: Target,
                "storage_dir": _storage_dir(opts)}
     cpu = max(20.0, 2 * opts.budget_s + 10)
     out = run_worker("evalgap.verifier.hypothesis_worker", request,
-                     Limits(cpu_s=cpu, wall_s=2 * cpu + 10, memory_bytes=opts.memory_bytes))
+                     Limits(cpu_s=cpu, wall_s=wall_limit(cpu, 10), memory_bytes=opts.memory_bytes))
     res = out.result or {}
     valid, rejected = int(res.get("valid", 0)), int(res.get("rejected", 0))
     budget = Budget(examples=valid, rejected=rejected, seed=opts.seed)

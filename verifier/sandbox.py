@@ -31,7 +31,7 @@ from typing import Any
 
 from evalgap.verifier import forkserver
 
-__all__ = ["Limits", "WorkerOutcome", "run_worker"]
+__all__ = ["Limits", "WorkerOutcome", "run_worker", "wall_limit"]
 
 
 @dataclass(frozen=True)
@@ -67,6 +67,17 @@ class WorkerOutcome:
     returncode: int | None
     stderr: str
     wall_s: float
+
+
+def wall_limit(cpu_s: float, slack_s: float = 30.0) -> float:
+    """A wall-clock limit for a worker allowed ``cpu_s`` CPU seconds: ``2 * cpu_s + slack_s``, stretched by
+    the machine's load (the 1-minute load average per core, when above 1), since the CPU limit is the real
+    budget and the wall clock only catches workers that sleep or block."""
+    try:
+        load = os.getloadavg()[0] / max(1, len(os.sched_getaffinity(0)))
+    except (OSError, AttributeError):  # pragma: no cover - not Linux
+        load = 1.0
+    return (2 * cpu_s + slack_s) * max(1.0, min(load, 8.0))
 
 
 def _scrubbed_env(home: str) -> dict[str, str]:
