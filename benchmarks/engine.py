@@ -11,10 +11,13 @@ benchmark says so and the figures are not comparable.
 Figures (wall-clock seconds; medians over ``--repeat`` runs):
 
 * ``crosshair_check_s``: plain ``crosshair check`` of the hand-written module (one process, all functions);
-* ``evalgap_j1_s``: ``evalgap`` engine with one worker, CrossHair only, no cache; ``replay_s`` is the part of
-  it spent replaying counterexamples concretely (reported separately, as the issue asks);
-* ``overhead_pct``: ``(evalgap_j1_s - replay_s) / crosshair_check_s - 1`` and ``overhead_with_replay_pct``;
-* ``evalgap_j2_s`` and ``speedup_j2``: two workers;
+* ``evalgap_cli_j1_s``: the real command ``evalgap check bench.req --engines crosshair -j 1 --no-cache``
+  (a fresh process, like ``crosshair check``: interpreter, imports and fork-server start-up included);
+* ``evalgap_j1_s``: the engine called in-process with fresh fork servers, one worker, no cache;
+  ``replay_s`` is the part of it spent replaying counterexamples concretely (reported separately);
+* ``overhead_pct``: ``(evalgap_cli_j1_s - replay_s) / crosshair_check_s - 1``, and
+  ``overhead_with_replay_pct`` without subtracting the replay;
+* ``evalgap_j2_s`` and ``speedup_j2``: two workers (in-process, fresh fork servers) over ``evalgap_j1_s``;
 * ``cached_rerun_s``: an unchanged re-run answered from the cache (engine call, in-process).
 
 Usage: ``python benchmarks/engine.py [--functions 8] [--budget 10] [--repeat 3] [--out FILE.json]``.
@@ -38,6 +41,7 @@ from typing import Any, Callable
 
 from evalgap.specs_lang import check_structure, parse_file
 from evalgap.verifier import engine as E
+from evalgap.verifier import forkserver
 from evalgap.verifier.findings import Verdict
 from evalgap.verifier.targets import resolve_target
 
@@ -117,6 +121,7 @@ def _evalgap(spec_path: Path, budget: float, jobs: int, cache_dir: Path | None) 
             with lock:
                 replay_s[0] += time.monotonic() - t
 
+    forkserver.pool().close()  # fresh fork servers: their start-up is part of every run, as in the CLI
     E.replay = timed_replay  # type: ignore[assignment]
     try:
         opts = E.CheckOptions(budget_s=budget, jobs=jobs, engines=("crosshair",), cache=cache_dir is not None,
@@ -129,6 +134,18 @@ def _evalgap(spec_path: Path, budget: float, jobs: int, cache_dir: Path | None) 
     return wall, replay_s[0], {r.id: (r.verdict or Verdict.UNKNOWN).value for r in results}
 
 
+def _evalgap_cli(spec_path: Path, budget: float, jobs: int) -> tuple[float, dict[str, str]]:
+    """Wall seconds of the real command ``evalgap check SPEC --engines crosshair -j N --no-cache``."""
+    exe = Path(sys.executable).parent / "evalgap"
+    cmd = [str(exe), "check", str(spec_path), "--engines", "crosshair", "-j", str(jobs), "--no-cache",
+           "--budget", str(budget), "--format", "json"]
+    start = time.monotonic()
+    out = subprocess.run(cmd, capture_output=True, text=True, timeout=900, cwd=spec_path.parent)
+    wall = time.monotonic() - start
+    report = json.loads(out.stdout)
+    return wall, {r["id"]: r["verdict"] for r in report["requirements"]}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--functions", type=int, default=8)
@@ -139,22 +156,25 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="evalgap-bench-") as tmp:
         folder = Path(tmp)
         spec, contracts, expected = _workload(folder, args.functions)
-        runs: dict[str, list[float]] = {"crosshair": [], "j1": [], "j1_replay": [], "j2": [], "cached": []}
+        runs: dict[str, list[float]] = {"crosshair": [], "cli_j1": [], "j1": [], "j1_replay": [], "j2": [],
+                                        "cached": []}
         parity: list[str] = []
         for _ in range(args.repeat):
             cw, cv = _crosshair_check(contracts, args.budget)
+            wcli, vcli = _evalgap_cli(spec, args.budget, 1)
             w1, r1, v1 = _evalgap(spec, args.budget, 1, None)
             w2, _, v2 = _evalgap(spec, args.budget, 2, None)
             cache = folder / f"cache-{len(runs['cached'])}"
             _evalgap(spec, args.budget, 2, cache)
             wc, _, vc = _evalgap(spec, args.budget, 2, cache)
             runs["crosshair"].append(cw)
+            runs["cli_j1"].append(wcli)
             runs["j1"].append(w1)
             runs["j1_replay"].append(r1)
             runs["j2"].append(w2)
             runs["cached"].append(wc)
             mapped = {f"R-{k[1:]}": v for k, v in cv.items()}
-            for name, got in (("crosshair check", mapped), ("evalgap -j1", v1), ("evalgap -j2", v2),
+            for name, got in (("crosshair check", mapped), ("evalgap CLI -j1", vcli), ("evalgap -j1", v1), ("evalgap -j2", v2),
                               ("evalgap cached", vc)):
                 if got != expected:
                     parity.append(f"{name}: {got} != expected {expected}")
@@ -164,10 +184,11 @@ def main(argv: list[str] | None = None) -> int:
                      "verified": sum(v == "verified" for v in expected.values()), "budget_s": args.budget,
                      "repeat": args.repeat},
         "crosshair_check_s": round(med["crosshair"], 3),
+        "evalgap_cli_j1_s": round(med["cli_j1"], 3),
         "evalgap_j1_s": round(med["j1"], 3),
         "replay_s": round(med["j1_replay"], 3),
-        "overhead_pct": round(100 * ((med["j1"] - med["j1_replay"]) / med["crosshair"] - 1), 1),
-        "overhead_with_replay_pct": round(100 * (med["j1"] / med["crosshair"] - 1), 1),
+        "overhead_pct": round(100 * ((med["cli_j1"] - med["j1_replay"]) / med["crosshair"] - 1), 1),
+        "overhead_with_replay_pct": round(100 * (med["cli_j1"] / med["crosshair"] - 1), 1),
         "evalgap_j2_s": round(med["j2"], 3),
         "speedup_j2": round(med["j1"] / med["j2"], 2),
         "cached_rerun_s": round(med["cached"], 3),

@@ -17,7 +17,7 @@ import click
 
 from evalgap.specs_lang import SpecError, check_structure, parse_file
 from evalgap.verifier.case import MANIFEST, Case, load_case
-from evalgap.verifier.engine import CheckOptions, check_spec
+from evalgap.verifier.engine import CheckOptions, check_spec, warm_up
 from evalgap.verifier.errors import UsageError, VerifierError
 from evalgap.verifier.gap import EXIT_OK, EXIT_USAGE, GapReport, build_report, exit_code
 from evalgap.verifier.emit_tests import emit_tests
@@ -101,6 +101,10 @@ def check(spec: Path, target_arg: str | None, fmt: str, output: Path | None, bud
                     "cache": False if no_cache else None}
         settings = resolve_settings(cli_opts, spec if spec.is_dir() else spec.parent)
         budget_s = settings.budget_s
+        opts = CheckOptions(budget_s=budget_s, jobs=settings.jobs, engines=settings.engines,
+                            hypothesis_examples=settings.hypothesis_examples, seed=settings.seed,
+                            cache=settings.cache)
+        warm_up(opts)  # fork servers start while the spec is parsed
         spec_path, target, case = _locate(spec, target_arg)
         parsed = parse_file(spec_path)
         source = spec_path.read_text(encoding="utf-8")
@@ -116,9 +120,7 @@ def check(spec: Path, target_arg: str | None, fmt: str, output: Path | None, bud
         _fail(f"error: {exc}")
         return
     started = time.monotonic()
-    results = check_spec(parsed, source, target, CheckOptions(
-        budget_s=budget_s, jobs=settings.jobs, engines=settings.engines,
-        hypothesis_examples=settings.hypothesis_examples, seed=settings.seed, cache=settings.cache))
+    results = check_spec(parsed, source, target, opts)
     expected: dict[str, tuple[str, ...]] = {}
     if case is not None:
         impl = next((name for name, p in case.implementations.items() if str(p) == target.file), None)

@@ -21,10 +21,11 @@ from evalgap.verifier.cache import ResultCache, cacheable, default_cache_dir, en
 from evalgap.verifier.emit_tests import reproducer_snippet
 from evalgap.verifier.findings import Budget, EngineVerdict, RequirementResult, Verdict, worst
 from evalgap.verifier.options import DEFAULT_BUDGET_S
-from evalgap.verifier.sandbox import Limits, WorkerOutcome, run_worker, wall_limit
+from evalgap.verifier.sandbox import Limits, WorkerOutcome, prestart, run_worker, wall_limit
 from evalgap.verifier.targets import Target
 
-__all__ = ["CheckOptions", "check_spec", "replay", "ReplayResult", "formal_text", "span_text", "overall"]
+__all__ = ["CheckOptions", "check_spec", "replay", "ReplayResult", "formal_text", "span_text", "overall",
+           "warm_up"]
 
 #: The CrossHair budget of ``evalgap check`` with no option, profile or pyproject setting (CPU seconds).
 DEFAULT_BUDGET_CHECK = DEFAULT_BUDGET_S
@@ -414,6 +415,13 @@ def _check_one(req: A.Requirement, owner: object, ob: Obligation, harness: Harne
                              elapsed_s=time.monotonic() - start)
 
 
+def warm_up(opts: CheckOptions, requirements: int | None = None) -> None:
+    """Start the fork servers ``opts`` will need in the background (call early, e.g. before parsing, so
+    their start-up overlaps other work); ``requirements`` caps how many of each kind are started."""
+    kinds = [f"evalgap.verifier.{e}_worker" for e in opts.engines] + ["evalgap.verifier.replay_worker"]
+    prestart(kinds, min(max(1, opts.jobs), requirements or opts.jobs))
+
+
 def check_spec(spec: A.Spec, source: str, target: Target, opts: CheckOptions,
                progress: Callable[[RequirementResult], None] | None = None) -> list[RequirementResult]:
     """Check every requirement of ``spec`` against ``target``.
@@ -433,6 +441,9 @@ def check_spec(spec: A.Spec, source: str, target: Target, opts: CheckOptions,
     harness = build_harness(spec, target.module, f"evalgap_harness_{digest}")
     pairs = spec.all_requirements()
     cache = ResultCache(opts.cache_dir or default_cache_dir()) if opts.cache else None
+    checked = sum(1 for ob in harness.obligations if ob.kind in ("function", "scenario", "example"))
+    if checked:
+        warm_up(opts, checked)
     with tempfile.TemporaryDirectory(prefix="evalgap-harness-") as tmp:
         hdir = Path(tmp)
         (hdir / f"{harness.module}.py").write_text(harness.source, encoding="utf-8")

@@ -173,14 +173,15 @@ class ForkServer:
         return self.proc.poll() is None
 
     def close(self) -> None:
-        """Stop the server (end of input, then a kill if it lingers)."""
+        """Stop the server at once (it holds no state; an idle server has no child). Without this, a server
+        would also stop by itself at the end of its input, i.e. when the client exits."""
         try:
             if self.proc.stdin:
                 self.proc.stdin.close()
-            self.proc.wait(timeout=2)
-        except (OSError, subprocess.TimeoutExpired):
-            self.proc.kill()
-            self.proc.wait()
+        except OSError:
+            pass
+        self.proc.kill()
+        self.proc.wait()
 
 
 class ServerPool:
@@ -203,6 +204,11 @@ class ServerPool:
         with self._lock:
             self._all.append(server)
         return server
+
+    def idle_count(self, kind: str) -> int:
+        """How many servers of ``kind`` are idle now."""
+        with self._lock:
+            return len(self._idle.get(kind, []))
 
     def release(self, server: ForkServer) -> None:
         """Give ``server`` back (a dead one is dropped)."""

@@ -17,13 +17,16 @@ a security boundary against a determined attacker: use a container or VM for tha
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import resource
+import shutil
 import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,7 +34,7 @@ from typing import Any
 
 from evalgap.verifier import forkserver
 
-__all__ = ["Limits", "WorkerOutcome", "run_worker", "wall_limit"]
+__all__ = ["Limits", "WorkerOutcome", "run_worker", "wall_limit", "prestart"]
 
 
 @dataclass(frozen=True)
@@ -128,6 +131,34 @@ def _run_spawned(module: str, req_path: Path, out_path: Path, work: Path,
 
 
 _SERVER_HOME: list[str] = []
+_HOME_LOCK = threading.Lock()
+
+
+def _server_env() -> dict[str, str]:
+    with _HOME_LOCK:
+        if not _SERVER_HOME:
+            _SERVER_HOME.append(tempfile.mkdtemp(prefix="evalgap-forkserver-"))
+            atexit.register(shutil.rmtree, _SERVER_HOME[0], True)
+    return _scrubbed_env(_SERVER_HOME[0])
+
+
+def prestart(modules: list[str], count: int) -> None:
+    """Start ``count`` fork servers of each worker kind in background threads, so that their start-up
+    overlaps with each other and with the caller's work (no-op when fork servers are off)."""
+    if not forkserver.enabled():
+        return
+
+    def start(module: str) -> None:
+        try:
+            server = forkserver.pool().acquire(module, _server_env())
+        except OSError:
+            return
+        forkserver.pool().release(server)
+
+    for module in modules:
+        if module in forkserver.KINDS:
+            for _ in range(max(0, count - forkserver.pool().idle_count(module))):
+                threading.Thread(target=start, args=(module,), daemon=True).start()
 
 
 def _run_served(module: str, req_path: Path, out_path: Path, work: Path,
@@ -135,10 +166,8 @@ def _run_served(module: str, req_path: Path, out_path: Path, work: Path,
     """Run the job as a fork of a pooled server of its kind; None when no server can do it."""
     if module not in forkserver.KINDS:
         return None
-    if not _SERVER_HOME:
-        _SERVER_HOME.append(tempfile.mkdtemp(prefix="evalgap-forkserver-"))
     try:
-        server = forkserver.pool().acquire(module, _scrubbed_env(_SERVER_HOME[0]))
+        server = forkserver.pool().acquire(module, _server_env())
     except OSError:
         return None
     job = {"module": module, "request": str(req_path), "result": str(out_path), "cwd": str(work),
