@@ -293,6 +293,10 @@ class ResultCache:
         self.hits += 1
         return verdict
 
+    def contains(self, key: str | None) -> bool:
+        """Whether an entry file exists for ``key`` (not validated: :meth:`get` does that)."""
+        return key is not None and self._path(key).is_file()
+
     def put(self, key: str, verdict: EngineVerdict) -> None:
         """Store ``verdict`` under ``key`` atomically; failures to write (read-only disk) are ignored."""
         payload = verdict_to_dict(verdict)

@@ -104,7 +104,8 @@ def check(spec: Path, target_arg: str | None, fmt: str, output: Path | None, bud
         opts = CheckOptions(budget_s=budget_s, jobs=settings.jobs, engines=settings.engines,
                             hypothesis_examples=settings.hypothesis_examples, seed=settings.seed,
                             cache=settings.cache)
-        warm_up(opts)  # fork servers start while the spec is parsed
+        if not opts.cache:
+            warm_up(opts)  # fork servers start while the spec is parsed (with the cache: after lookups)
         spec_path, target, case = _locate(spec, target_arg)
         parsed = parse_file(spec_path)
         source = spec_path.read_text(encoding="utf-8")

@@ -357,18 +357,29 @@ def _run_engine(engine: str, req: A.Requirement, owner: object, ob: Obligation, 
     return _crosshair(ob, harness, hdir, target, opts, source)
 
 
+def _cache_key(engine: str, ob: Obligation, harness: Harness, target: Target, opts: CheckOptions) -> str | None:
+    code = _segment(harness, ob.req_id)
+    fp = target_fingerprint(target.module, target.paths, names_in(code))
+    if fp is None:
+        return None
+    obl = repr((ob.kind, ob.params, ob.target_function, ob.checks, ob.preconditions))
+    return entry_key(engine, code + "\n" + obl, fp, _engine_budget(engine, opts))
+
+
+def _engines_of(ob: Obligation, opts: CheckOptions) -> tuple[str, ...]:
+    if ob.kind == "example":
+        return ("example",)
+    return opts.engines if ob.kind in ("function", "scenario") else ()
+
+
 def _cached_run(engine: str, req: A.Requirement, owner: object, ob: Obligation, harness: Harness, hdir: Path,
                 target: Target, source: str, opts: CheckOptions, cache: ResultCache | None) -> EngineVerdict:
     key = None
     if cache is not None:
-        code = _segment(harness, ob.req_id)
-        fp = target_fingerprint(target.module, target.paths, names_in(code))
-        if fp is not None:
-            obl = repr((ob.kind, ob.params, ob.target_function, ob.checks, ob.preconditions))
-            key = entry_key(engine, code + "\n" + obl, fp, _engine_budget(engine, opts))
-            hit = cache.get(key)
-            if hit is not None:
-                return replace(hit, cached=True)
+        key = _cache_key(engine, ob, harness, target, opts)
+        hit = cache.get(key) if key is not None else None
+        if hit is not None:
+            return replace(hit, cached=True)
     v = _run_engine(engine, req, owner, ob, harness, hdir, target, source, opts)
     if v.verdict is Verdict.REFUTED and v.reproducer is None:
         v = replace(v, reproducer=reproducer_snippet(ob, harness, target, v))
@@ -441,9 +452,12 @@ def check_spec(spec: A.Spec, source: str, target: Target, opts: CheckOptions,
     harness = build_harness(spec, target.module, f"evalgap_harness_{digest}")
     pairs = spec.all_requirements()
     cache = ResultCache(opts.cache_dir or default_cache_dir()) if opts.cache else None
-    checked = sum(1 for ob in harness.obligations if ob.kind in ("function", "scenario", "example"))
-    if checked:
-        warm_up(opts, checked)
+    todo = [(e, ob) for ob in harness.obligations for e in _engines_of(ob, opts)]
+    if cache is not None:  # start workers only for what the cache cannot answer
+        todo = [(e, ob) for e, ob in todo if not cache.contains(_cache_key(e, ob, harness, target, opts))]
+    if todo:
+        warm_up(replace(opts, engines=tuple(dict.fromkeys(e for e, _ in todo if e != "example"))),
+                len({ob.req_id for _, ob in todo}))
     with tempfile.TemporaryDirectory(prefix="evalgap-harness-") as tmp:
         hdir = Path(tmp)
         (hdir / f"{harness.module}.py").write_text(harness.source, encoding="utf-8")
