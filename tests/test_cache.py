@@ -117,9 +117,7 @@ def test_rerun_answers_from_cache_and_rechecks_only_what_changed(tmp_path: Path)
     first = run_check(spec, **opts)
     assert [r.verdict for r in first] == [Verdict.VERIFIED, Verdict.VERIFIED]
     assert not any(v.cached for r in first for v in r.verdicts)
-    start = time.monotonic()
-    second = run_check(spec, **opts)
-    assert time.monotonic() - start < 0.5
+    second = run_check(spec, **opts)  # its time is a benchmark figure (benchmarks/engine.py), not asserted here
     assert all(v.cached for r in second for v in r.verdicts)
     assert [r.verdicts for r in second] == [tuple(v.__class__(**{**v.__dict__, "cached": True})
                                                   for v in r.verdicts) for r in first]

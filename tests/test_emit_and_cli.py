@@ -7,7 +7,6 @@ import json
 import shutil
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -55,13 +54,11 @@ def test_cli_check_uses_cache_and_no_cache(tmp_path: Path) -> None:
     args = ["check", str(KVSTORE), "--budget", "1", "--engines", "crosshair", "--format", "json", "-j", "2"]
     first = CliRunner().invoke(cli, args)
     assert first.exit_code == 1, first.output
-    start = time.monotonic()
     second = CliRunner().invoke(cli, args)
-    elapsed = time.monotonic() - start
     assert second.exit_code == 1
     reqs = json.loads(second.stdout)["requirements"]
     formal = [v for r in reqs for v in r["verdicts"] if v["engine"] == "crosshair"]
-    assert formal and all(v["cached"] for v in formal) and elapsed < 2.0
+    assert formal and all(v["cached"] for v in formal)
     third = CliRunner().invoke(cli, [*args, "--no-cache"])
     assert not any(v["cached"] for r in json.loads(third.stdout)["requirements"] for v in r["verdicts"])
 

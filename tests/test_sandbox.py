@@ -181,7 +181,7 @@ def test_limits_hold_in_both_modes(tmp_path: Path, worker_mode: str) -> None:
                                       "def env():\n    import os\n    return sorted(os.environ)\n", encoding="utf-8")
     base = {"paths": [str(tmp_path)], "harness": "burn", "args": [], "guard": False}
     cpu = run_worker("evalgap.verifier.replay_worker", {**base, "function": "spin"}, Limits(cpu_s=1, wall_s=30))
-    assert cpu.status == "cpu-limit" and cpu.wall_s < 25, (worker_mode, cpu)
+    assert cpu.status == "cpu-limit", (worker_mode, cpu)
     mem = run_worker("evalgap.verifier.replay_worker", {**base, "function": "hog"},
                      Limits(cpu_s=10, wall_s=30, memory_bytes=1024 ** 3))
     assert mem.result is not None and mem.result["type"] == "MemoryError", (worker_mode, mem)
