@@ -232,6 +232,7 @@ def main(argv: list[str] | None = None) -> int:
     fd, tmpname = tempfile.mkstemp(prefix=".engine-", dir=args.out.parent)
     with os.fdopen(fd, "w", encoding="utf-8") as fh:
         fh.write(text)
+    os.chmod(tmpname, 0o644)
     os.replace(tmpname, args.out)
     print(text, end="")
     return 0 if not parity else 1
