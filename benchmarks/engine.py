@@ -138,7 +138,7 @@ def _evalgap(spec_path: Path, budget: float, jobs: int, cache_dir: Path | None) 
                 replay_s[0] += time.monotonic() - t
 
     forkserver.pool().close()  # fresh fork servers: their start-up is part of every run, as in the CLI
-    E.replay = timed_replay  # type: ignore[assignment]
+    E.replay = timed_replay
     try:
         opts = E.CheckOptions(budget_s=budget, jobs=jobs, engines=("crosshair",), cache=cache_dir is not None,
                               cache_dir=cache_dir)
@@ -146,7 +146,7 @@ def _evalgap(spec_path: Path, budget: float, jobs: int, cache_dir: Path | None) 
         results = E.check_spec(parsed, source, target, opts)
         wall = time.monotonic() - start
     finally:
-        E.replay = original  # type: ignore[assignment]
+        E.replay = original
     return wall, replay_s[0], {r.id: (r.verdict or Verdict.UNKNOWN).value for r in results}
 
 
