@@ -1,5 +1,5 @@
-"""Shared fixtures: the repository root, the case studies, the benchmark data (skipped when absent), and an
-in-process CLI runner."""
+"""Shared fixtures: the repository root, the case studies, the benchmark data (skipped when absent), an
+in-process CLI runner, and a private evalgap result cache for every test (never the user's)."""
 
 from __future__ import annotations
 
@@ -40,3 +40,20 @@ def run_cli(*args: str) -> CliResult:
     """Run ``evalgap ARGS`` in-process and return its exit code and separate output streams."""
     result = CliRunner().invoke(cli, list(args), catch_exceptions=False)
     return CliResult(result.exit_code, result.stdout, result.stderr)
+
+
+@pytest.fixture(scope="session")
+def _hypothesis_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One folder for Hypothesis's unicode tables for the whole session (building them costs ~2 CPU s)."""
+    return tmp_path_factory.mktemp("hypothesis-home")
+
+
+@pytest.fixture(autouse=True)
+def _private_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch,
+                   _hypothesis_home: Path) -> Path:
+    """Point ``EVALGAP_CACHE_DIR`` at a fresh temporary folder for each test."""
+    cache = tmp_path_factory.mktemp("evalgap-cache")
+    monkeypatch.setenv("EVALGAP_CACHE_DIR", str(cache))
+    monkeypatch.setenv("EVALGAP_HYPOTHESIS_HOME", str(_hypothesis_home))
+    monkeypatch.delenv("EVALGAP_PROFILE", raising=False)
+    return cache

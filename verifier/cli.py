@@ -17,10 +17,11 @@ import click
 
 from evalgap.specs_lang import SpecError
 from evalgap.verifier.case import MANIFEST, Case, load_case
-from evalgap.verifier.engine import CheckOptions, check_spec
+from evalgap.verifier.engine import CheckOptions, check_spec, warm_up
 from evalgap.verifier.errors import UsageError, VerifierError
+from evalgap.verifier.emit_tests import emit_tests
 from evalgap.verifier.gap import EXIT_OK, EXIT_REFUTED, EXIT_USAGE, GapReport, build_report, exit_code, parse_fail_on
-from evalgap.verifier.options import PROFILES, default_jobs, resolve_budget
+from evalgap.verifier.options import PROFILES, parse_engines, resolve_settings
 from evalgap.verifier.speccheck import load_checked
 from evalgap.verifier.outputs import FORMATS, Destination, plan_outputs, render
 from evalgap.verifier.report_text import check_progress, render_text
@@ -98,13 +99,29 @@ def cli() -> None:
 @click.option("--tests", "tests_path", type=click.Path(path_type=Path), metavar="PATH",
               help="Run the project's pytest tests at PATH (sandboxed) and map them to requirements by "
                    "tracing which target functions each test executes.")
+@click.option("--engines", metavar="LIST", help="Engines per requirement, comma-separated: crosshair, "
+              "hypothesis (default: both).")
+@click.option("--seed", type=int, help="Hypothesis seed for research runs (default: derandomized).")
+@click.option("--no-cache", is_flag=True, help="Do not read or write the result cache ($EVALGAP_CACHE_DIR).")
+@click.option("--emit-tests", "emit_dir", type=click.Path(path_type=Path), metavar="DIR",
+              help="Write a pytest reproducer file per refutation into DIR.")
 def check(spec: Path, target_arg: str | None, formats: tuple[str, ...], outputs: tuple[str, ...],
           budget: float | None, profile: str | None, jobs: int | None, fail_on: str,
-          tests_path: Path | None, analysis: bool) -> None:
+          tests_path: Path | None, analysis: bool, engines: str | None, seed: int | None, no_cache: bool,
+          emit_dir: Path | None) -> None:
     """Check SPEC (a .req file or a case folder with case.toml) against its target and print a gap report."""
     try:
-        budget_s = resolve_budget(budget, profile)
         fail = parse_fail_on(fail_on)
+        cli_opts = {"budget": budget, "profile": profile, "jobs": jobs, "seed": seed,
+                    "engines": parse_engines(engines) if engines is not None else None,
+                    "cache": False if no_cache else None}
+        settings = resolve_settings(cli_opts, spec if spec.is_dir() else spec.parent)
+        budget_s = settings.budget_s
+        opts = CheckOptions(budget_s=budget_s, jobs=settings.jobs, engines=settings.engines,
+                            hypothesis_examples=settings.hypothesis_examples, seed=settings.seed,
+                            cache=settings.cache)
+        if not opts.cache:
+            warm_up(opts)  # fork servers start while the spec is parsed (with the cache: after lookups)
         spec_path, target, case = _locate(spec, target_arg)
         loaded, target = load_checked(spec_path, target, strict_target=False)
         parsed = loaded.spec
@@ -123,8 +140,7 @@ def check(spec: Path, target_arg: str | None, formats: tuple[str, ...], outputs:
         return
     started = time.monotonic()
     with check_progress(len(parsed.all_requirements()), sys.stderr) as tick:
-        results = check_spec(parsed, source, target, CheckOptions(budget_s=budget_s, jobs=jobs or default_jobs()),
-                             progress=tick)
+        results = check_spec(parsed, source, target, opts, progress=tick)
     expected: dict[str, tuple[str, ...]] = {}
     if case is not None:
         impl = next((name for name, p in case.implementations.items() if str(p) == target.file), None)
@@ -140,6 +156,13 @@ def check(spec: Path, target_arg: str | None, formats: tuple[str, ...], outputs:
 
         found = analyze_spec(parsed)
         report = replace(report, analysis=found, spec_findings=spec_findings_from(found))
+    if emit_dir is not None:
+        try:
+            written = emit_tests(results, emit_dir, parsed.name, target.display)
+        except OSError as exc:
+            _fail(f"error: cannot write reproducer tests to {emit_dir}: {exc}")
+            return
+        click.echo(f"wrote {len(written)} reproducer test(s) to {emit_dir}", err=True)
     for dest in dests:
         _emit(report, dest)
     raise SystemExit(exit_code(report, fail))

@@ -9,34 +9,46 @@ Request keys: ``paths`` (folders prepended to ``sys.path``), ``harness`` (module
 
 Result keys: ``status`` (``CONFIRMED`` all paths exhausted, ``UNKNOWN``, ``REFUTED``), ``confirmed_paths``,
 ``messages`` (each: ``state``, ``message``, ``line``, ``invocation``, ``returns``, ``traceback``),
-``cpu_s``, ``crosshair_version``, ``error`` (set when the analysis itself could not run, with ``stage``).
+``cpu_s``, ``crosshair_version``, ``blocked`` (operations the sandbox guard blocked, see
+:mod:`evalgap.verifier.guard`), ``error`` (set when the analysis itself could not run, with ``stage``).
 """
 
 from __future__ import annotations
 
 import importlib
 import json
+import os
 import sys
 import time
 import traceback
-from typing import Any
+from typing import IO, Any
+
+from evalgap.verifier import guard
 
 
-def _write(path: str, data: dict[str, Any]) -> None:
-    tmp = path + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as fh:
-        json.dump(data, fh)
-    import os
-
-    os.replace(tmp, path)
+def _write(fh: IO[str], data: dict[str, Any]) -> None:
+    """Write the result through the file opened before the guard was installed (the guard blocks writes
+    outside the worker folder; the result file lives beside it)."""
+    data["blocked"] = list(guard.BLOCKED)
+    json.dump(data, fh)
+    fh.close()
 
 
 def main(argv: list[str]) -> int:
     req = json.loads(open(argv[0], encoding="utf-8").read())
-    out = argv[1]
+    out = open(argv[1], "w", encoding="utf-8")
     for p in reversed(req["paths"]):
         sys.path.insert(0, p)
     started = time.process_time()
+    import crosshair
+    from crosshair import condition_parser
+    from crosshair.condition_parser import condition_parser as cparser
+    from crosshair.core import ConditionCheckable, analyze_calltree
+    from crosshair.core_and_libs import analyze_function
+    from crosshair.options import AnalysisKind, AnalysisOptionSet
+
+    if req.get("guard", True):
+        guard.install(os.getcwd())
     try:
         harness = importlib.import_module(req["harness"])
         fn = getattr(harness, req["function"])
@@ -44,13 +56,6 @@ def main(argv: list[str]) -> int:
         _write(out, {"error": f"{type(exc).__name__}: {exc}", "stage": "import",
                      "traceback": traceback.format_exc()[-3000:]})
         return 0
-
-    import crosshair
-    from crosshair import condition_parser
-    from crosshair.condition_parser import condition_parser as cparser
-    from crosshair.core import ConditionCheckable, analyze_calltree
-    from crosshair.core_and_libs import analyze_function
-    from crosshair.options import AnalysisKind, AnalysisOptionSet
 
     captured: list[tuple[str, str]] = []
     original = condition_parser.Conditions.format_counterexample

@@ -9,17 +9,26 @@ import re
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable
 
 from evalgap.specs_lang import ast as A
+from evalgap.translators.errors import TranslationError
+from evalgap.translators.to_hypothesis import requirement_strategies
 from evalgap.translators.to_icontract import Harness, Obligation, build_harness
+from evalgap.verifier.cache import ResultCache, cacheable, default_cache_dir, entry_key, names_in, target_fingerprint
+from evalgap.verifier.emit_tests import reproducer_snippet
 from evalgap.verifier.findings import Budget, EngineVerdict, RequirementResult, Verdict, worst
-from evalgap.verifier.sandbox import Limits, WorkerOutcome, run_worker
+from evalgap.verifier.options import DEFAULT_BUDGET_S
+from evalgap.verifier.sandbox import Limits, WorkerOutcome, prestart, run_worker, wall_limit
 from evalgap.verifier.targets import Target
 
-__all__ = ["CheckOptions", "check_spec", "replay", "ReplayResult", "formal_text", "span_text"]
+__all__ = ["CheckOptions", "check_spec", "replay", "ReplayResult", "formal_text", "span_text", "overall",
+           "warm_up"]
+
+#: The CrossHair budget of ``evalgap check`` with no option, profile or pyproject setting (CPU seconds).
+DEFAULT_BUDGET_CHECK = DEFAULT_BUDGET_S
 
 CROSSHAIR_CAVEAT = ("all paths exhausted (CrossHair's proof: sound within its modelling of Python and of the "
                     "libraries it patches)")
@@ -33,11 +42,21 @@ class CheckOptions:
         budget_s: CPU seconds of CrossHair per requirement (split across its postconditions).
         jobs: requirements checked in parallel (worker processes).
         memory_bytes: address-space limit of each worker, bytes.
+        engines: the engines run on each formal requirement, in order (``crosshair``, ``hypothesis``).
+        hypothesis_examples: Hypothesis's ``max_examples`` per requirement.
+        seed: Hypothesis seed for research runs; None means ``derandomize=True`` (``check``/``gate``).
+        cache: answer unchanged requirements from the on-disk cache (:mod:`evalgap.verifier.cache`).
+        cache_dir: the cache folder (None: :func:`evalgap.verifier.cache.default_cache_dir`).
     """
 
     budget_s: float = 10.0
     jobs: int = 1
     memory_bytes: int = 4 * 1024**3
+    engines: tuple[str, ...] = ("crosshair",)
+    hypothesis_examples: int = 200
+    seed: int | None = None
+    cache: bool = False
+    cache_dir: Path | None = None
 
 
 @dataclass(frozen=True)
@@ -107,7 +126,7 @@ def replay(harness_dir: Path, harness: Harness, target: Target, function: str, a
     """
     request = {"paths": [str(harness_dir), *target.paths], "harness": harness.module, "function": function,
                "args": args, "expect_zero": expect_zero}
-    out = run_worker("evalgap.verifier.replay_worker", request, Limits(cpu_s=20, wall_s=40))
+    out = run_worker("evalgap.verifier.replay_worker", request, Limits(cpu_s=20, wall_s=wall_limit(20, 0)))
     if out.result is None:
         return ReplayResult(out.status, {"stderr": out.stderr, "returncode": out.returncode}, out.status)
     return ReplayResult(str(out.result.get("outcome")), out.result, out.status)
@@ -159,6 +178,14 @@ def _from_replay(ob: Obligation, rep: ReplayResult, args: list[str], budget: Bud
     call = _display_call(ob, args)
     named = tuple((n, a) for (n, _), a in zip(ob.params, args))
     d = rep.data
+    blocked = d.get("blocked") or []
+    if blocked:
+        return EngineVerdict(engine, Verdict.UNKNOWN, f"blocked side effect: replaying {call} attempted "
+                             f"{blocked[0]}; the sandbox blocked it, so the outcome says nothing about the "
+                             "requirement", budget, call, named, elapsed)
+    if rep.outcome == "exception" and d.get("type") == "MemoryError":
+        return EngineVerdict(engine, Verdict.UNKNOWN, f"memory limit: {call} exceeded the worker's "
+                             "address-space limit (MemoryError)", budget, call, named, elapsed)
     if rep.outcome == "violation" and d.get("kind") == "post":
         return EngineVerdict(engine, Verdict.REFUTED, f"{_failed_check(ob, d, source)} (replayed concretely)", budget,
                              call, named, elapsed)
@@ -173,7 +200,7 @@ def _from_replay(ob: Obligation, rep: ReplayResult, args: list[str], budget: Bud
         return EngineVerdict(engine, Verdict.UNKNOWN, f"spec error: the spec's own expression raised "
                              f"{d.get('type')}: {d.get('message')} on {call}", budget, call, named, elapsed)
     if rep.outcome == "passed":
-        return EngineVerdict(engine, Verdict.UNKNOWN, f"not reproduced: CrossHair reported {cross_msg!r} but "
+        return EngineVerdict(engine, Verdict.UNKNOWN, f"not reproduced: {engine} reported {cross_msg!r} but "
                              f"the concrete replay of {call} passed", budget, None, (), elapsed)
     if rep.outcome == "bad-args":
         return EngineVerdict(engine, Verdict.UNKNOWN, f"not reproduced: the counterexample's values cannot be "
@@ -185,21 +212,25 @@ def _from_replay(ob: Obligation, rep: ReplayResult, args: list[str], budget: Bud
                          f"(exit code {d.get('returncode')})", budget, call, named, elapsed)
 
 
-def _worker_failure(out: WorkerOutcome, budget: Budget, elapsed: float) -> EngineVerdict | None:
+def _worker_failure(out: WorkerOutcome, budget: Budget, elapsed: float,
+                    engine: str = "crosshair") -> EngineVerdict | None:
+    if out.result is not None and out.result.get("blocked"):
+        return EngineVerdict(engine, Verdict.UNKNOWN, f"blocked side effect: the code under check attempted "
+                             f"{out.result['blocked'][0]}; the sandbox blocked it", budget, elapsed_s=elapsed)
     if out.result is not None:
         err = out.result.get("error")
         if err is None:
             return None
         kind = "import error" if out.result.get("stage") == "import" else "engine error"
-        return EngineVerdict("crosshair", Verdict.UNKNOWN, f"{kind}: {err}", budget, elapsed_s=elapsed)
+        return EngineVerdict(engine, Verdict.UNKNOWN, f"{kind}: {err}", budget, elapsed_s=elapsed)
     reasons = {
-        "timeout": "timeout: the worker exceeded its wall-clock limit and was killed",
+        "timeout": f"timeout: the worker exceeded its wall-clock limit ({out.wall_s:.0f} s) and was killed",
         "cpu-limit": "budget exhausted: the worker hit its CPU limit and was killed",
         "memory": "memory limit: the worker ran out of its address-space limit",
     }
     reason = reasons.get(out.status, f"crash: the analyzed code ended the worker (exit code {out.returncode}) "
                                      f"before it reported; {out.stderr.strip()[-300:]}")
-    return EngineVerdict("crosshair", Verdict.UNKNOWN, reason, budget, elapsed_s=elapsed)
+    return EngineVerdict(engine, Verdict.UNKNOWN, reason, budget, elapsed_s=elapsed)
 
 
 _REFUTING = ("POST_FAIL", "EXEC_ERR", "POST_ERR")
@@ -212,7 +243,7 @@ def _crosshair(ob: Obligation, harness: Harness, hdir: Path, target: Target, opt
     per_condition = opts.budget_s / n_conditions
     request = {"paths": [str(hdir), *target.paths], "harness": harness.module, "function": ob.function,
                "budget_s": per_condition, "per_path_timeout_s": max(0.5, per_condition / 2)}
-    limits = Limits(cpu_s=opts.budget_s + 15, wall_s=2 * opts.budget_s + 30, memory_bytes=opts.memory_bytes)
+    limits = Limits(cpu_s=opts.budget_s + 15, wall_s=wall_limit(opts.budget_s), memory_bytes=opts.memory_bytes)
     out = run_worker("evalgap.verifier.crosshair_worker", request, limits)
     used = out.result.get("cpu_s") if out.result else None
     conds: list[dict[str, Any]] = list(out.result.get("conditions", [])) if out.result else []
@@ -250,7 +281,7 @@ def _crosshair(ob: Obligation, harness: Harness, hdir: Path, target: Target, opt
         return EngineVerdict("crosshair", Verdict.UNKNOWN, "vacuous precondition: CrossHair found no input "
                              "meeting the preconditions", budget, elapsed_s=time.monotonic() - start)
     elapsed = time.monotonic() - start
-    if all(c.get("status") == "CONFIRMED" for c in conds):
+    if all(c.get("status") == "CONFIRMED" and int(c.get("confirmed_paths", 0)) > 0 for c in conds):
         return EngineVerdict("crosshair", Verdict.VERIFIED, CROSSHAIR_CAVEAT, budget, elapsed_s=elapsed)
     if all(int(c.get("confirmed_paths", 0)) > 0 for c in conds):
         return EngineVerdict("crosshair", Verdict.NO_COUNTEREXAMPLE, f"no counterexample within "
@@ -286,8 +317,90 @@ def _formalization(req: A.Requirement) -> str:
     return "formal"
 
 
+def _segment(harness: Harness, req_id: str) -> str:
+    """The harness code generated for ``req_id`` (without its location comment), or the whole harness."""
+    lines = harness.source.splitlines()
+    marker = f"# ---- requirement {req_id} ("
+    starts = [i for i, ln in enumerate(lines) if ln.startswith(marker)]
+    if not starts:
+        return harness.source
+    end = next((i for i in range(starts[0] + 1, len(lines)) if lines[i].startswith("# ---- requirement ")),
+               len(lines))
+    return "\n".join(lines[starts[0] + 1:end])
+
+
+def _engine_budget(engine: str, opts: CheckOptions) -> dict[str, Any]:
+    if engine == "crosshair":
+        return {"seconds": opts.budget_s, "memory": opts.memory_bytes}
+    if engine == "hypothesis":
+        return {"examples": opts.hypothesis_examples, "seed": opts.seed, "memory": opts.memory_bytes}
+    return {"memory": opts.memory_bytes}
+
+
+def _strategies(req: A.Requirement, owner: object) -> tuple[str, ...] | str:
+    try:
+        return requirement_strategies(req, owner)
+    except TranslationError as exc:
+        return str(exc)
+
+
+def _run_engine(engine: str, req: A.Requirement, owner: object, ob: Obligation, harness: Harness, hdir: Path,
+                target: Target, source: str, opts: CheckOptions) -> EngineVerdict:
+    if engine == "example":
+        return _examples(ob, harness, hdir, target, source)
+    if engine == "hypothesis":
+        from evalgap.verifier.hypothesis_engine import run_hypothesis
+
+        return run_hypothesis(ob, harness, hdir, target, opts, source, _strategies(req, owner))
+    if engine != "crosshair":
+        return EngineVerdict(engine, Verdict.UNKNOWN, f"engine error: no engine named {engine!r}")
+    return _crosshair(ob, harness, hdir, target, opts, source)
+
+
+def _cache_key(engine: str, ob: Obligation, harness: Harness, target: Target, opts: CheckOptions) -> str | None:
+    code = _segment(harness, ob.req_id)
+    fp = target_fingerprint(target.module, target.paths, names_in(code))
+    if fp is None:
+        return None
+    obl = repr((ob.kind, ob.params, ob.target_function, ob.checks, ob.preconditions))
+    return entry_key(engine, code + "\n" + obl, fp, _engine_budget(engine, opts))
+
+
+def _engines_of(ob: Obligation, opts: CheckOptions) -> tuple[str, ...]:
+    if ob.kind == "example":
+        return ("example",)
+    return opts.engines if ob.kind in ("function", "scenario") else ()
+
+
+def _cached_run(engine: str, req: A.Requirement, owner: object, ob: Obligation, harness: Harness, hdir: Path,
+                target: Target, source: str, opts: CheckOptions, cache: ResultCache | None) -> EngineVerdict:
+    key = None
+    if cache is not None:
+        key = _cache_key(engine, ob, harness, target, opts)
+        hit = cache.get(key) if key is not None else None
+        if hit is not None:
+            return replace(hit, cached=True)
+    v = _run_engine(engine, req, owner, ob, harness, hdir, target, source, opts)
+    if v.verdict is Verdict.REFUTED and v.reproducer is None:
+        v = replace(v, reproducer=reproducer_snippet(ob, harness, target, v))
+    if cache is not None and key is not None and cacheable(v):
+        cache.put(key, v)
+    return v
+
+
+def overall(verdicts: list[Verdict]) -> Verdict | None:
+    """The overall verdict over engines: ``refuted`` if any engine refuted (each refutation was replayed
+    concretely); else ``verified`` if CrossHair exhausted every path (a proof is not weakened by a random
+    tester that did not finish); else the worst of the rest (unknown > no-counterexample)."""
+    if Verdict.REFUTED in verdicts:
+        return Verdict.REFUTED
+    if Verdict.VERIFIED in verdicts:
+        return Verdict.VERIFIED
+    return worst(verdicts)
+
+
 def _check_one(req: A.Requirement, owner: object, ob: Obligation, harness: Harness, hdir: Path, target: Target,
-               source: str, opts: CheckOptions) -> RequirementResult:
+               source: str, opts: CheckOptions, cache: ResultCache | None = None) -> RequirementResult:
     start = time.monotonic()
     base = dict(id=req.id, prose=req.prose, location=str(req.span), formalization=_formalization(req),
                 formal_text=formal_text(req, source),
@@ -304,14 +417,22 @@ def _check_one(req: A.Requirement, owner: object, ob: Obligation, harness: Harne
     if ob.kind == "config":  # a rule over a configuration file: `check-config` / the Z3 analysis
         return RequirementResult(**base, role="config")  # type: ignore[arg-type]
     if ob.kind == "unsupported":
-        v = EngineVerdict("none", Verdict.UNKNOWN, f"unsupported: {ob.reason}")
+        verdicts = [EngineVerdict("none", Verdict.UNKNOWN, f"unsupported: {ob.reason}")]
     elif ob.kind == "example":
-        v = _examples(ob, harness, hdir, target, source)
+        verdicts = [_cached_run("example", req, owner, ob, harness, hdir, target, source, opts, cache)]
     else:
-        v = _crosshair(ob, harness, hdir, target, opts, source)
-    verdict = worst([v.verdict])
-    return RequirementResult(**base, verdicts=(v,), verdict=verdict,  # type: ignore[arg-type]
+        verdicts = [_cached_run(e, req, owner, ob, harness, hdir, target, source, opts, cache)
+                    for e in opts.engines]
+    verdict = overall([v.verdict for v in verdicts])
+    return RequirementResult(**base, verdicts=tuple(verdicts), verdict=verdict,  # type: ignore[arg-type]
                              elapsed_s=time.monotonic() - start)
+
+
+def warm_up(opts: CheckOptions, requirements: int | None = None) -> None:
+    """Start the fork servers ``opts`` will need in the background (call early, e.g. before parsing, so
+    their start-up overlaps other work); ``requirements`` caps how many of each kind are started."""
+    kinds = [f"evalgap.verifier.{e}_worker" for e in opts.engines] + ["evalgap.verifier.replay_worker"]
+    prestart(kinds, min(max(1, opts.jobs), requirements or opts.jobs))
 
 
 def check_spec(spec: A.Spec, source: str, target: Target, opts: CheckOptions,
@@ -332,6 +453,13 @@ def check_spec(spec: A.Spec, source: str, target: Target, opts: CheckOptions,
     digest = hashlib.sha256((source + target.module).encode()).hexdigest()[:12]
     harness = build_harness(spec, target.module, f"evalgap_harness_{digest}")
     pairs = spec.all_requirements()
+    cache = ResultCache(opts.cache_dir or default_cache_dir()) if opts.cache else None
+    todo = [(e, ob) for ob in harness.obligations for e in _engines_of(ob, opts)]
+    if cache is not None:  # start workers only for what the cache cannot answer
+        todo = [(e, ob) for e, ob in todo if not cache.contains(_cache_key(e, ob, harness, target, opts))]
+    if todo:
+        warm_up(replace(opts, engines=tuple(dict.fromkeys(e for e, _ in todo if e != "example"))),
+                len({ob.req_id for _, ob in todo}))
     with tempfile.TemporaryDirectory(prefix="evalgap-harness-") as tmp:
         hdir = Path(tmp)
         (hdir / f"{harness.module}.py").write_text(harness.source, encoding="utf-8")
@@ -339,7 +467,8 @@ def check_spec(spec: A.Spec, source: str, target: Target, opts: CheckOptions,
         def run(pair: tuple[A.Requirement, object]) -> RequirementResult:
             req, owner = pair
             try:
-                res = _check_one(req, owner, harness.obligation(req.id), harness, hdir, target, source, opts)
+                res = _check_one(req, owner, harness.obligation(req.id), harness, hdir, target, source, opts,
+                                 cache)
             except Exception as exc:  # noqa: BLE001 - an engine bug must not lose the other verdicts
                 v = EngineVerdict("none", Verdict.UNKNOWN, f"engine error: {type(exc).__name__}: {exc}")
                 res = RequirementResult(req.id, req.prose, str(req.span), _formalization(req),

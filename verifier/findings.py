@@ -37,7 +37,7 @@ _SEVERITY = {Verdict.VERIFIED: 0, Verdict.NO_COUNTEREXAMPLE: 1, Verdict.UNKNOWN:
 UNKNOWN_REASONS = (
     "budget exhausted", "timeout", "vacuous precondition", "spec error", "import error", "unsupported",
     "nondeterminism", "not reproduced", "precondition violated by counterexample", "crash", "engine error",
-    "memory limit",
+    "memory limit", "blocked side effect", "too much filtering",
 )
 
 
@@ -59,13 +59,17 @@ class Budget:
         seconds: CPU seconds allowed per requirement (the ``--budget``).
         used_s: CPU seconds actually used by the analysis (None when unknown).
         paths: completed (confirmed) execution paths, for CrossHair.
-        examples: concrete examples run (for examples and replays).
+        examples: concrete examples run (for examples and replays; for Hypothesis, valid examples).
+        rejected: Hypothesis examples rejected by ``assume()`` (preconditions), for the filter rate.
+        seed: the Hypothesis seed of a research run (None: derandomized, the seed is fixed by the test).
     """
 
     seconds: float | None = None
     used_s: float | None = None
     paths: int | None = None
     examples: int | None = None
+    rejected: int | None = None
+    seed: int | None = None
 
     def describe(self) -> str:
         """``"10.0 s budget, 3.2 s used, 14 paths"``-style text."""
@@ -78,6 +82,12 @@ class Budget:
             parts.append(f"{self.paths} path{'s' if self.paths != 1 else ''} completed")
         if self.examples is not None:
             parts.append(f"{self.examples} example{'s' if self.examples != 1 else ''}")
+        if self.rejected:
+            total = self.rejected + (self.examples or 0)
+            parts.append(f"{self.rejected} rejected by preconditions ({100 * self.rejected / total:.0f}% "
+                         "filtered)")
+        if self.seed is not None:
+            parts.append(f"seed {self.seed}")
         return ", ".join(parts)
 
 
@@ -96,6 +106,10 @@ class EngineVerdict:
         elapsed_s: wall-clock seconds, including replay.
         assumptions: what the verdict assumes beyond the spec's own preconditions (value ranges, alphabets,
             sizes, an imported benchmark's input contract); non-empty sets the ``narrowed-domain`` flag.
+        reproducer: for ``refuted``, a short Python snippet reproducing the counterexample against the
+            target (see :mod:`evalgap.verifier.emit_tests`).
+        cached: True when this verdict was answered from the result cache (``elapsed_s`` is then the
+            original run's).
     """
 
     engine: str
@@ -106,6 +120,8 @@ class EngineVerdict:
     args: tuple[tuple[str, str], ...] = ()
     elapsed_s: float = 0.0
     assumptions: tuple[str, ...] = ()
+    reproducer: str | None = None
+    cached: bool = False
 
 
 @dataclass(frozen=True)
@@ -147,6 +163,16 @@ class RequirementResult:
     tests: tuple[TestEvidence, ...] = ()
     smells: tuple[Smell, ...] = ()
     flags: tuple[str, ...] = ()
+
+    @property
+    def disagreement(self) -> str | None:
+        """When engines disagree (one refuted, another did not), a sentence saying which; else None."""
+        refuting = [v.engine for v in self.verdicts if v.verdict is Verdict.REFUTED]
+        others = [f"{v.engine} {v.verdict.value}" for v in self.verdicts
+                  if v.verdict in (Verdict.VERIFIED, Verdict.NO_COUNTEREXAMPLE)]
+        if refuting and others:
+            return f"engines disagree: {', '.join(refuting)} refuted; {', '.join(others)}"
+        return None
 
     @property
     def counterexample(self) -> str | None:

@@ -1,27 +1,172 @@
-"""Option profiles and layering: defaults <- profile (``--profile`` or ``EVALGAP_PROFILE``) <- command line.
+"""Options of a check run, layered: defaults <- ``[tool.evalgap]`` in pyproject.toml <- a profile <- the
+command line (each later layer overrides the earlier ones, key by key).
 
-| profile    | CrossHair budget per requirement (CPU s) |
-|------------|------------------------------------------|
-| default    | 10                                       |
-| quick      | 3                                        |
-| ci         | 5                                        |
-| thorough   | 60                                       |
+The profile is the one named by ``--profile``, else ``EVALGAP_PROFILE``, else ``profile = "..."`` in
+``[tool.evalgap]``; with none named, no profile layer applies (so pyproject values stand). The
+pyproject.toml read is the first one found in the spec's folder or its parents.
+
+| profile    | CrossHair CPU s per requirement | Hypothesis examples per requirement |
+|------------|---------------------------------|-------------------------------------|
+| default    | 10                              | 200                                 |
+| quick      | 3                               | 50                                  |
+| ci         | 5                               | 100                                 |
+| thorough   | 60                              | 1000                                |
+
+Keys of ``[tool.evalgap]``: ``budget`` (CPU seconds), ``jobs``, ``engines`` (list or comma-separated string of
+``crosshair``, ``hypothesis``), ``hypothesis_examples``, ``seed`` (Hypothesis seed for research runs;
+absent: derandomized), ``cache`` (bool), ``profile``. An unknown key or a value of the wrong type is a
+usage error (exit 2).
 """
 
 from __future__ import annotations
 
 import os
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Mapping
 
 from evalgap.verifier.errors import UsageError
 
-__all__ = ["PROFILES", "DEFAULT_BUDGET_S", "resolve_budget", "default_jobs"]
+__all__ = ["PROFILES", "DEFAULT_BUDGET_S", "ENGINES", "Settings", "resolve_settings", "resolve_budget",
+           "default_jobs", "find_pyproject", "parse_engines"]
 
 DEFAULT_BUDGET_S = 10.0
-PROFILES: dict[str, float] = {"default": DEFAULT_BUDGET_S, "quick": 3.0, "ci": 5.0, "thorough": 60.0}
+#: The engines ``--engines`` accepts.
+ENGINES = ("crosshair", "hypothesis")
+#: Budgets of each profile (the keys are those of ``[tool.evalgap]``).
+PROFILES: dict[str, dict[str, Any]] = {
+    "default": {"budget": DEFAULT_BUDGET_S, "hypothesis_examples": 200},
+    "quick": {"budget": 3.0, "hypothesis_examples": 50},
+    "ci": {"budget": 5.0, "hypothesis_examples": 100},
+    "thorough": {"budget": 60.0, "hypothesis_examples": 1000},
+}
+_DEFAULTS: dict[str, Any] = {"budget": DEFAULT_BUDGET_S, "jobs": None, "engines": ENGINES,
+                             "hypothesis_examples": 200, "seed": None, "cache": True}
+_TYPES: dict[str, tuple[type, ...]] = {"budget": (int, float), "jobs": (int,), "engines": (str, list),
+                                       "hypothesis_examples": (int,), "seed": (int,), "cache": (bool,),
+                                       "profile": (str,)}
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Resolved options of a check run.
+
+    Attributes:
+        budget_s: CrossHair CPU seconds per requirement.
+        jobs: parallel workers.
+        engines: engines per formal requirement, in order.
+        hypothesis_examples: Hypothesis ``max_examples`` per requirement.
+        seed: Hypothesis seed (None: derandomized).
+        cache: use the on-disk result cache.
+        profile: the profile applied, or None.
+        sources: option -> the layer it came from (``default``, ``pyproject.toml``, ``profile X``, ``command
+            line``), for reports and debugging.
+    """
+
+    budget_s: float
+    jobs: int
+    engines: tuple[str, ...]
+    hypothesis_examples: int
+    seed: int | None
+    cache: bool
+    profile: str | None = None
+    sources: dict[str, str] = field(default_factory=dict)
+
+
+def parse_engines(value: str | list[str] | tuple[str, ...], origin: str = "--engines") -> tuple[str, ...]:
+    """``"crosshair,hypothesis"`` (or a list) to a tuple of engine names.
+
+    Raises:
+        UsageError: an empty list or an unknown engine.
+    """
+    items = value.split(",") if isinstance(value, str) else list(value)
+    names = tuple(dict.fromkeys(str(i).strip() for i in items if str(i).strip()))
+    bad = [n for n in names if n not in ENGINES]
+    if bad or not names:
+        raise UsageError(f"{origin}: unknown engine {bad[0]!r}" if bad else f"{origin}: no engine given"
+                         + f"; choose from {', '.join(ENGINES)}")
+    return names
+
+
+def find_pyproject(start: Path) -> Path | None:
+    """The first ``pyproject.toml`` in ``start`` or its parents, or None."""
+    here = start.resolve()
+    for folder in (here, *here.parents):
+        cand = folder / "pyproject.toml"
+        if cand.is_file():
+            return cand
+    return None
+
+
+def _pyproject_layer(path: Path | None) -> dict[str, Any]:
+    if path is None:
+        return {}
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise UsageError(f"{path}: cannot read [tool.evalgap] ({exc})") from None
+    table = data.get("tool", {}).get("evalgap", {})
+    if not isinstance(table, dict):
+        raise UsageError(f"{path}: [tool.evalgap] must be a table")
+    for key, value in table.items():
+        if key not in _TYPES:
+            raise UsageError(f"{path}: [tool.evalgap] has unknown key {key!r}; known: {', '.join(sorted(_TYPES))}")
+        if not isinstance(value, _TYPES[key]) or (isinstance(value, bool) and bool not in _TYPES[key]):
+            raise UsageError(f"{path}: [tool.evalgap] {key} = {value!r} has the wrong type")
+    return dict(table)
+
+
+def resolve_settings(cli: Mapping[str, Any], start: Path, env: Mapping[str, str] | None = None) -> Settings:
+    """Layer defaults, ``[tool.evalgap]``, the profile and the command line.
+
+    Args:
+        cli: command-line values (keys as in ``[tool.evalgap]`` plus ``profile``); None means not given.
+        start: folder where the search for pyproject.toml starts (the spec's folder).
+        env: the environment (default ``os.environ``), for ``EVALGAP_PROFILE``.
+
+    Returns:
+        The :class:`Settings`.
+
+    Raises:
+        UsageError: an unknown profile or engine, a bad ``[tool.evalgap]`` entry, a non-positive budget.
+    """
+    env = os.environ if env is None else env
+    pyproject = find_pyproject(start)
+    layers: list[tuple[str, dict[str, Any]]] = [("default", dict(_DEFAULTS))]
+    pp = _pyproject_layer(pyproject)
+    layers.append(("pyproject.toml", {k: v for k, v in pp.items() if k != "profile"}))
+    given = [(cli.get("profile"), "--profile"), (env.get("EVALGAP_PROFILE"), "EVALGAP_PROFILE"),
+             (pp.get("profile"), f"{pyproject}: [tool.evalgap] profile")]
+    profile, origin = next(((p, o) for p, o in given if p), (None, ""))
+    if profile is not None:
+        if profile not in PROFILES:
+            raise UsageError(f"unknown profile {profile!r} (from {origin}); choose one of {', '.join(PROFILES)}")
+        layers.append((f"profile {profile}", dict(PROFILES[profile])))
+    layers.append(("command line", {k: v for k, v in cli.items() if v is not None and k != "profile"}))
+    merged: dict[str, Any] = {}
+    sources: dict[str, str] = {}
+    for name, layer in layers:
+        for k, v in layer.items():
+            merged[k], sources[k] = v, name
+    budget = float(merged["budget"])
+    if budget <= 0:
+        raise UsageError(f"the budget must be a positive number of CPU seconds, got {budget:g} "
+                         f"(from {sources['budget']})")
+    examples = int(merged["hypothesis_examples"])
+    if examples < 1:
+        raise UsageError(f"hypothesis_examples must be at least 1, got {examples} (from "
+                         f"{sources['hypothesis_examples']})")
+    jobs = merged["jobs"]
+    return Settings(budget_s=budget, jobs=int(jobs) if jobs else default_jobs(),
+                    engines=parse_engines(merged["engines"], f"engines (from {sources['engines']})"),
+                    hypothesis_examples=examples, seed=merged["seed"], cache=bool(merged["cache"]),
+                    profile=profile, sources=sources)
 
 
 def resolve_budget(budget: float | None, profile: str | None) -> float:
-    """The budget in CPU seconds: ``budget`` if given, else the profile's, else the default.
+    """The CrossHair budget in CPU seconds: ``budget`` if given, else the profile's (``--profile`` or
+    ``EVALGAP_PROFILE``), else the default (no pyproject layer; see :func:`resolve_settings` for that).
 
     Raises:
         UsageError: an unknown profile, or a budget that is not positive.
@@ -34,7 +179,7 @@ def resolve_budget(budget: float | None, profile: str | None) -> float:
         if budget <= 0:
             raise UsageError(f"--budget must be a positive number of CPU seconds, got {budget:g}")
         return budget
-    return PROFILES[name]
+    return float(PROFILES[name]["budget"])
 
 
 def default_jobs() -> int:

@@ -16,6 +16,9 @@ Result keys: ``outcome`` one of
 * ``passed``: the call returned normally and every contract held (the counterexample does not reproduce);
 * ``bad-args``: an argument could not be evaluated (its printed form is not valid Python);
 * ``error``: the harness could not be imported, or enforcement is off (``stage`` says which).
+
+Every result also carries ``blocked``: the operations the sandbox guard (:mod:`evalgap.verifier.guard`)
+blocked while the target ran.
 """
 
 from __future__ import annotations
@@ -25,14 +28,15 @@ import json
 import os
 import sys
 import traceback
-from typing import Any
+from typing import IO, Any
+
+from evalgap.verifier import guard
 
 
-def _write(path: str, data: dict[str, Any]) -> None:
-    tmp = path + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as fh:
-        json.dump(data, fh)
-    os.replace(tmp, path)
+def _write(fh: IO[str], data: dict[str, Any]) -> None:
+    data["blocked"] = list(guard.BLOCKED)
+    json.dump(data, fh)
+    fh.close()
 
 
 def _enforcement_selftest() -> str | None:
@@ -59,13 +63,15 @@ def _build_args(sources: list[str], namespace: dict[str, Any]) -> list[Any]:
 
 def main(argv: list[str]) -> int:
     req = json.loads(open(argv[0], encoding="utf-8").read())
-    out = argv[1]
+    out = open(argv[1], "w", encoding="utf-8")
     for p in reversed(req["paths"]):
         sys.path.insert(0, p)
     problem = _enforcement_selftest()
     if problem or "crosshair" in sys.modules:
         _write(out, {"outcome": "error", "stage": "enforcement", "message": problem or "crosshair imported"})
         return 0
+    if req.get("guard", True):
+        guard.install(os.getcwd())
     try:
         harness = importlib.import_module(req["harness"])
         fn = getattr(harness, req["function"])

@@ -25,11 +25,14 @@ def _verdict(v: EngineVerdict) -> dict[str, Any]:
         "engine": v.engine,
         "verdict": v.verdict.value,
         "reason": v.reason,
-        "budget": {"seconds": b.seconds, "used_s": b.used_s, "paths": b.paths, "examples": b.examples},
+        "budget": {"seconds": b.seconds, "used_s": b.used_s, "paths": b.paths, "examples": b.examples,
+                   "rejected": b.rejected, "seed": b.seed},
         "counterexample": v.counterexample,
         "arguments": {name: src for name, src in v.args} if v.args else None,
         "assumptions": list(v.assumptions),
         "elapsed_s": round(v.elapsed_s, 3),
+        "reproducer": v.reproducer,
+        "cached": v.cached,
     }
 
 
@@ -48,6 +51,7 @@ def _requirement(r: RequirementResult, expected: tuple[str, ...] | None) -> dict
         "verdicts": [_verdict(v) for v in r.verdicts],
         "verdict": r.verdict.value if r.verdict is not None else None,
         "counterexample": r.counterexample,
+        "disagreement": r.disagreement,
         "elapsed_s": round(r.elapsed_s, 3),
         "target_functions": list(r.target_functions),
         "tests": [{"test": t.test, "outcome": t.outcome, "functions": list(t.functions)} for t in r.tests],

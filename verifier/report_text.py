@@ -30,13 +30,18 @@ def _evidence(r: RequirementResult) -> Text:
         return Text("config rule: checked against configuration files by `evalgap check-config` and the Z3 "
                     "analysis, not against the code")
     parts = Text()
-    for v in r.verdicts:
+    many = len(r.verdicts) > 1
+    for i, v in enumerate(r.verdicts):
+        if i:
+            parts.append("\n")
+        if many:
+            parts.append(f"{v.engine} {v.verdict.value}: ", style=_STYLE.get(v.verdict, ""))
         if v.counterexample and v.verdict is Verdict.REFUTED:
             parts.append("counterexample: ", style="bold")
             parts.append(v.counterexample + "\n")
-        parts.append(v.reason)
-        if v.verdict is Verdict.NO_COUNTEREXAMPLE or (v.verdict is Verdict.VERIFIED and v.budget.paths):
-            pass
+        parts.append(v.reason + (" (cached)" if v.cached else ""))
+    if r.disagreement:
+        parts.append(f"\n{r.disagreement}", style="bold")
     if r.narrowed_by:
         parts.append(f"\nassuming {', '.join(r.narrowed_by)}", style="dim")
     if r.tests:

@@ -1,0 +1,242 @@
+"""Engine benchmarks (not timed unit tests): evalgap's overhead over plain ``crosshair check``, the speed-up
+from two workers, and the cached re-run.
+
+Workload: N independent functions (default 8), each with one requirement whose check finishes before its
+budget, so that the budget does not decide the time: half are refuted (a bug on one input that CrossHair's
+solver finds at once), half are verified (every one of their ``2**bits`` paths exhausted, default 64). The same functions are written once as a
+spec + target for evalgap and once as a hand-written icontract module for ``crosshair check
+--analysis_kind icontract --report_all``; the verdicts of both sides must be identical, else the
+benchmark says so and the figures are not comparable.
+
+Figures (wall-clock seconds; medians over ``--repeat`` runs):
+
+* ``crosshair_check_s``: plain ``crosshair check`` of the hand-written module (one process, all functions);
+* ``evalgap_cli_j1_s``: the real command ``evalgap check bench.req --engines crosshair -j 1 --no-cache``
+  (a fresh process, like ``crosshair check``: interpreter, imports and fork-server start-up included);
+* ``evalgap_j1_s``: the engine called in-process with fresh fork servers, one worker, no cache;
+  ``replay_s`` is the part of it spent replaying counterexamples concretely (reported separately);
+* ``overhead_pct``: ``(evalgap_cli_j1_s - replay_s) / crosshair_check_s - 1``, and
+  ``overhead_with_replay_pct`` without subtracting the replay;
+* ``evalgap_j2_s`` and ``speedup_j2``: two workers (in-process, fresh fork servers) over ``evalgap_j1_s``;
+* ``cached_rerun_s``: an unchanged re-run answered from the cache (engine call, in-process), and
+  ``cached_rerun_cli_s`` the same as the real command (interpreter start, imports, spec parsing included).
+
+Usage: ``python benchmarks/engine.py [--functions 8] [--budget 10] [--repeat 3] [--out FILE.json]``.
+The machine's load is recorded too (``os.getloadavg``): on a shared 2-core machine the j2 speed-up is
+bounded by what the other processes leave, and wall times stretch with the load; ``cpu_s`` (user + system
+CPU seconds of the command and every process it waited for, fork-server children included) and
+``overhead_cpu_pct`` compare the two commands independently of the load.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+from evalgap.specs_lang import check_structure, parse_file
+from evalgap.verifier import engine as E
+from evalgap.verifier import forkserver
+from evalgap.verifier.findings import Verdict
+from evalgap.verifier.targets import resolve_target
+
+
+def _workload(folder: Path, n: int, bits: int = 6) -> tuple[Path, Path, dict[str, str]]:
+    """Write ``bench_target.py``, ``bench.req`` and ``bench_contracts.py``; return paths and expected verdicts."""
+    target, spec, contracts = [], ['spec bench "engine benchmark"', "  target: bench_target.py", ""], [
+        "import icontract", ""]
+    expected = {}
+    for i in range(n):
+        if i % 2 == 0:  # refuted: wrong on exactly one input
+            k = 1000 + 37 * i
+            body = f"    if n == {k}:\n        return n + 1\n    return n\n"
+            target.append(f"def f{i}(n: int) -> int:\n{body}\n")
+            spec += [f"function f{i}(n: int) -> int", f'  requirement R-{i} "f{i} returns its argument."',
+                     "    ensures result == n", ""]
+            contracts.append(f"@icontract.ensure(lambda n, result: result == n)\n"
+                             f"def f{i}(n: int) -> int:\n{body}\n")
+            expected[f"R-{i}"] = "refuted"
+        else:  # verified: 2**bits paths (one branch per parameter), all exhausted
+            ps = [f"p{j}" for j in range(bits)]
+            body = "    n = 0\n" + "".join(f"    if {p} > {j}:\n        n += 1\n" for j, p in enumerate(ps))
+            body += "    return n\n"
+            sig = ", ".join(f"{p}: int" for p in ps)
+            target.append(f"def f{i}({sig}) -> int:\n{body}\n")
+            spec += [f"function f{i}({sig}) -> int", f'  requirement R-{i} "f{i} counts at most {bits}."',
+                     f"    ensures 0 <= result and result <= {bits}", ""]
+            contracts.append(f"@icontract.ensure(lambda {', '.join(ps)}, result: 0 <= result and result <= {bits})\n"
+                             f"def f{i}({sig}) -> int:\n{body}\n")
+            expected[f"R-{i}"] = "verified"
+    (folder / "bench_target.py").write_text("\n".join(target), encoding="utf-8")
+    (folder / "bench.req").write_text("\n".join(spec), encoding="utf-8")
+    (folder / "bench_contracts.py").write_text("\n".join(contracts), encoding="utf-8")
+    return folder / "bench.req", folder / "bench_contracts.py", expected
+
+
+_CPU: dict[str, list[float]] = {"crosshair": [], "cli_j1": [], "cached_cli": []}
+
+
+def _children_cpu() -> float:
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return ru.ru_utime + ru.ru_stime
+
+
+def _crosshair_check(contracts: Path, budget: float) -> tuple[float, dict[str, str]]:
+    """Wall seconds of plain ``crosshair check`` and its verdict per function (``f0`` -> verdict)."""
+    cmd = [sys.executable, "-m", "crosshair", "check", "--analysis_kind", "icontract", "--report_all",
+           "--per_condition_timeout", str(budget), str(contracts)]
+    start, cpu = time.monotonic(), _children_cpu()
+    out = subprocess.run(cmd, capture_output=True, text=True, cwd=contracts.parent, timeout=600)
+    wall = time.monotonic() - start
+    _CPU["crosshair"].append(_children_cpu() - cpu)
+    verdicts: dict[str, str] = {}
+    lines = out.stdout.splitlines()
+    src = contracts.read_text().splitlines()
+    for line in lines:
+        parts = line.split(":", 3)
+        if len(parts) < 4 or not parts[1].strip().isdigit():
+            continue
+        lineno = int(parts[1])
+        fn = next((s.split("(")[0][4:] for s in src[lineno - 1:] if s.startswith("def ")), None)
+        if fn is None:
+            continue
+        msg = parts[3]
+        if "Confirmed over all paths" in msg:
+            verdicts.setdefault(fn, "verified")
+        elif "false when calling" in msg or "error" in parts[2]:
+            verdicts[fn] = "refuted"
+        else:
+            verdicts.setdefault(fn, "no-counterexample")
+    return wall, verdicts
+
+
+def _evalgap(spec_path: Path, budget: float, jobs: int, cache_dir: Path | None) -> tuple[float, float, dict[str, str]]:
+    """Wall seconds of the engine, seconds spent in replay, and the verdict per requirement."""
+    parsed = parse_file(spec_path)
+    source = spec_path.read_text(encoding="utf-8")
+    check_structure(parsed, source)
+    target = resolve_target("bench_target.py", spec_path.parent)
+    replay_s = [0.0]
+    lock = threading.Lock()
+    original: Callable[..., Any] = E.replay
+
+    def timed_replay(*args: Any, **kwargs: Any) -> Any:
+        t = time.monotonic()
+        try:
+            return original(*args, **kwargs)
+        finally:
+            with lock:
+                replay_s[0] += time.monotonic() - t
+
+    forkserver.pool().close()  # fresh fork servers: their start-up is part of every run, as in the CLI
+    E.replay = timed_replay
+    try:
+        opts = E.CheckOptions(budget_s=budget, jobs=jobs, engines=("crosshair",), cache=cache_dir is not None,
+                              cache_dir=cache_dir)
+        start = time.monotonic()
+        results = E.check_spec(parsed, source, target, opts)
+        wall = time.monotonic() - start
+    finally:
+        E.replay = original
+    return wall, replay_s[0], {r.id: (r.verdict or Verdict.UNKNOWN).value for r in results}
+
+
+def _evalgap_cli(spec_path: Path, budget: float, jobs: int,
+                 cache_dir: Path | None = None) -> tuple[float, dict[str, str]]:
+    """Wall seconds of the real command ``evalgap check SPEC --engines crosshair -j N`` (``--no-cache``
+    unless ``cache_dir`` is given, which then becomes ``EVALGAP_CACHE_DIR``)."""
+    exe = Path(sys.executable).parent / "evalgap"
+    cmd = [str(exe), "check", str(spec_path), "--engines", "crosshair", "-j", str(jobs),
+           "--budget", str(budget), "--format", "json"] + ([] if cache_dir else ["--no-cache"])
+    env = {**os.environ, **({"EVALGAP_CACHE_DIR": str(cache_dir)} if cache_dir else {})}
+    start, cpu = time.monotonic(), _children_cpu()
+    out = subprocess.run(cmd, capture_output=True, text=True, timeout=900, cwd=spec_path.parent, env=env)
+    wall = time.monotonic() - start
+    _CPU["cached_cli" if cache_dir else "cli_j1"].append(_children_cpu() - cpu)
+    report = json.loads(out.stdout)
+    return wall, {r["id"]: r["verdict"] for r in report["requirements"]}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--functions", type=int, default=8)
+    ap.add_argument("--budget", type=float, default=10.0, help="CrossHair CPU s per requirement/condition")
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--bits", type=int, default=6, help="verified functions have 2**bits paths")
+    ap.add_argument("--out", type=Path, default=Path(__file__).with_name("engine_results.json"))
+    args = ap.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="evalgap-bench-") as tmp:
+        folder = Path(tmp)
+        spec, contracts, expected = _workload(folder, args.functions, args.bits)
+        runs: dict[str, list[float]] = {"crosshair": [], "cli_j1": [], "j1": [], "j1_replay": [], "j2": [],
+                                        "cached": [], "cached_cli": []}
+        parity: list[str] = []
+        for _ in range(args.repeat):
+            cw, cv = _crosshair_check(contracts, args.budget)
+            wcli, vcli = _evalgap_cli(spec, args.budget, 1)
+            w1, r1, v1 = _evalgap(spec, args.budget, 1, None)
+            w2, _, v2 = _evalgap(spec, args.budget, 2, None)
+            cache = folder / f"cache-{len(runs['cached'])}"
+            _evalgap(spec, args.budget, 2, cache)
+            wc, _, vc = _evalgap(spec, args.budget, 2, cache)
+            wcc, vcc = _evalgap_cli(spec, args.budget, 2, cache)
+            runs["cached_cli"].append(wcc)
+            runs["crosshair"].append(cw)
+            runs["cli_j1"].append(wcli)
+            runs["j1"].append(w1)
+            runs["j1_replay"].append(r1)
+            runs["j2"].append(w2)
+            runs["cached"].append(wc)
+            mapped = {f"R-{k[1:]}": v for k, v in cv.items()}
+            for name, got in (("crosshair check", mapped), ("evalgap CLI -j1", vcli), ("evalgap -j1", v1), ("evalgap -j2", v2),
+                              ("evalgap cached", vc),
+                              ("evalgap CLI cached", vcc)):
+                if got != expected:
+                    parity.append(f"{name}: {got} != expected {expected}")
+    med = {k: statistics.median(v) for k, v in runs.items()}
+    figures = {
+        "workload": {"functions": args.functions, "refuted": sum(v == "refuted" for v in expected.values()),
+                     "verified": sum(v == "verified" for v in expected.values()), "budget_s": args.budget,
+                     "paths_per_verified_function": 2 ** args.bits,
+                     "repeat": args.repeat},
+        "crosshair_check_s": round(med["crosshair"], 3),
+        "evalgap_cli_j1_s": round(med["cli_j1"], 3),
+        "evalgap_j1_s": round(med["j1"], 3),
+        "replay_s": round(med["j1_replay"], 3),
+        "overhead_pct": round(100 * ((med["cli_j1"] - med["j1_replay"]) / med["crosshair"] - 1), 1),
+        "overhead_with_replay_pct": round(100 * (med["cli_j1"] / med["crosshair"] - 1), 1),
+        "evalgap_j2_s": round(med["j2"], 3),
+        "speedup_j2": round(med["j1"] / med["j2"], 2),
+        "cached_rerun_s": round(med["cached"], 3),
+        "cached_rerun_cli_s": round(med["cached_cli"], 3),
+        "cpu_s": {k: round(statistics.median(v), 3) for k, v in _CPU.items() if v},
+        "overhead_cpu_pct": round(100 * (statistics.median(_CPU["cli_j1"]) / statistics.median(_CPU["crosshair"])
+                                         - 1), 1),
+        "verdicts_identical": not parity,
+        "parity_problems": parity,
+        "runs": {k: [round(x, 3) for x in v] for k, v in runs.items()},
+        "targets": {"overhead_pct": "< 15", "speedup_j2": ">= 1.7", "cached_rerun_s": "< 0.5"},
+        "machine": {"cpus": os.cpu_count(), "loadavg_at_end": [round(x, 2) for x in os.getloadavg()],
+                    "python": sys.version.split()[0]},
+    }
+    text = json.dumps(figures, indent=2) + "\n"
+    fd, tmpname = tempfile.mkstemp(prefix=".engine-", dir=args.out.parent)
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        fh.write(text)
+    os.chmod(tmpname, 0o644)
+    os.replace(tmpname, args.out)
+    print(text, end="")
+    return 0 if not parity else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,102 @@
+"""Hypothesis beside CrossHair: run a requirement as a Hypothesis property in a worker, replay its
+shrunk counterexample concretely, and map the outcome to a verdict.
+
+* a failure is ``refuted`` only after :func:`evalgap.verifier.engine.replay` reproduced it in a fresh
+  process with contracts enforced (the same rules as CrossHair's counterexamples);
+* a pass is ``no-counterexample`` with its budget in examples (valid ones), the examples rejected by
+  preconditions (``assume()``) and their share, and the seed of a research run;
+* too much filtering (some examples rejected and fewer than half of ``max_examples`` met the
+  preconditions, or none at all) is ``unknown`` (``too much filtering``): the budget was not searched.
+
+This module does not import hypothesis: only :mod:`evalgap.verifier.hypothesis_worker` does, in its
+subprocess.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from evalgap.translators.to_icontract import Harness, Obligation
+from evalgap.verifier.cache import default_cache_dir
+from evalgap.verifier.findings import Budget, EngineVerdict, Verdict
+from evalgap.verifier.sandbox import Limits, run_worker, wall_limit
+from evalgap.verifier.targets import Target
+
+if TYPE_CHECKING:
+    from evalgap.verifier.engine import CheckOptions
+
+__all__ = ["run_hypothesis"]
+
+
+def _storage_dir(opts: CheckOptions) -> str:
+    """Where workers share Hypothesis's unicode tables: ``$EVALGAP_HYPOTHESIS_HOME``, else
+    ``hypothesis-home`` in the cache folder (used even with ``--no-cache``: it holds no results)."""
+    env = os.environ.get("EVALGAP_HYPOTHESIS_HOME")
+    return env or str((opts.cache_dir or default_cache_dir()) / "hypothesis-home")
+
+
+def run_hypothesis(ob: Obligation, harness: Harness, hdir: Path, target: Target, opts: CheckOptions, source: str,
+                   strategies: tuple[str, ...] | str) -> EngineVerdict:
+    """Hypothesis's verdict on one requirement.
+
+    Args:
+        ob: a ``function`` or ``scenario`` obligation.
+        harness, hdir: the harness and the folder it is written in.
+        target: the code under check.
+        opts: ``hypothesis_examples``, ``seed``, ``budget_s`` (sets the worker's CPU limit), ``memory_bytes``.
+        source: the spec text (for quoting failed checks).
+        strategies: one strategy source per parameter, or the reason none could be built.
+
+    Returns:
+        The :class:`EngineVerdict` with engine ``hypothesis``; never raises for what the target does.
+    """
+    from evalgap.verifier.engine import _from_replay, _worker_failure, replay
+
+    start = time.monotonic()
+    n = opts.hypothesis_examples
+    if isinstance(strategies, str):
+        return EngineVerdict("hypothesis", Verdict.UNKNOWN, f"unsupported: {strategies}", Budget(examples=0))
+    assert ob.function is not None
+    request = {"paths": [str(hdir), *target.paths], "harness": harness.module, "function": ob.function,
+               "strategies": list(strategies), "max_examples": n, "seed": opts.seed,
+               "storage_dir": _storage_dir(opts)}
+    cpu = max(20.0, 2 * opts.budget_s + 10)
+    out = run_worker("evalgap.verifier.hypothesis_worker", request,
+                     Limits(cpu_s=cpu, wall_s=wall_limit(cpu, 10), memory_bytes=opts.memory_bytes))
+    res = out.result or {}
+    valid, rejected = int(res.get("valid", 0)), int(res.get("rejected", 0))
+    budget = Budget(examples=valid, rejected=rejected, seed=opts.seed)
+    failed = _worker_failure(out, budget, time.monotonic() - start, engine="hypothesis")
+    if failed is not None:
+        return failed
+    outcome = res.get("outcome")
+    elapsed = time.monotonic() - start
+    if outcome == "error":
+        stage = res.get("stage")
+        kind = {"import": "import error", "strategy": "unsupported"}.get(str(stage), "engine error")
+        return EngineVerdict("hypothesis", Verdict.UNKNOWN, f"{kind}: {res.get('message')}", budget,
+                             elapsed_s=elapsed)
+    if outcome == "flaky":
+        return EngineVerdict("hypothesis", Verdict.UNKNOWN, "nondeterminism: a failure did not reproduce when "
+                             "Hypothesis ran the same example again", budget, elapsed_s=elapsed)
+    total = valid + rejected
+    rate = f"{100 * rejected / total:.0f}%" if total else "100%"
+    if outcome == "unsatisfiable" or (outcome == "passed" and rejected and valid < n // 2):
+        return EngineVerdict("hypothesis", Verdict.UNKNOWN, f"too much filtering: only {valid} of the {n} "
+                             f"examples asked for met the preconditions ({rejected} rejected, {rate} filtered)",
+                             budget, elapsed_s=elapsed)
+    if outcome == "passed":
+        how = f"seed {opts.seed}" if opts.seed is not None else "derandomized"
+        return EngineVerdict("hypothesis", Verdict.NO_COUNTEREXAMPLE, f"no counterexample in {valid} random "
+                             f"examples ({how}; {rejected} rejected by preconditions, {rate} filtered); "
+                             "random testing, not a proof", budget, elapsed_s=elapsed)
+    if outcome == "failed":
+        args = [str(a) for a in res.get("args", [])]
+        rep = replay(hdir, harness, target, ob.function, args)
+        return _from_replay(ob, rep, args, budget, "hypothesis", str(res.get("exception", "")),
+                            time.monotonic() - start, source)
+    return EngineVerdict("hypothesis", Verdict.UNKNOWN, f"engine error: unexpected worker outcome {outcome!r}",
+                         budget, elapsed_s=elapsed)
