@@ -38,6 +38,19 @@ CODES: dict[str, str] = {
     "EG208": "no target: give `target:` in the spec or --target on the command line",
     "EG209": "scenario has no `expect` statement",
     "EG210": "requirement outside any function or class states a function clause",
+    # EG3xx: findings of the Z3 analysis about the spec (verifier/spec_findings.py ANALYSIS_CODES)
+    "EG300": "consistent: the requirements can hold together",
+    "EG301": "conflict: the requirements cannot all hold (minimal unsat core)",
+    "EG302": "vacuous precondition or assume",
+    "EG303": "vacuous implication (left side never true given the others)",
+    "EG304": "redundant requirement (implied by the others)",
+    "EG305": "unrealizable function contract",
+    "EG306": "realizable function contract",
+    "EG307": "weak-spec witness (obviously wrong behaviour satisfies the spec)",
+    "EG308": "requirement not in the Z3 fragment",
+    "EG309": "solver returned unknown",
+    "EG310": "config rule violated",
+    "EG311": "smallest config repair",
 }
 
 

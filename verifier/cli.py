@@ -171,7 +171,7 @@ def analyze(spec: Path, fmt: str, timeout: float) -> None:
     Exit 1 on a conflict or an unrealizable contract, 3 when something could not be analysed, else 0.
     """
     from evalgap.verifier.analysis import analyze_spec
-    from evalgap.verifier.report_analysis import render_analysis_json, render_analysis_text
+    from evalgap.verifier.report_analysis import render_analysis_json
     from evalgap.verifier.spec_findings import analysis_exit_code
 
     try:
@@ -183,7 +183,7 @@ def analyze(spec: Path, fmt: str, timeout: float) -> None:
     if fmt == "json":
         click.echo(render_analysis_json(report), nl=False)
     else:
-        render_analysis_text(report, click.get_text_stream("stdout"))
+        click.echo(_analysis_text(report), nl=False)
     raise SystemExit(analysis_exit_code(report))
 
 
@@ -200,7 +200,7 @@ def check_config(spec: Path, config_file: Path, config_name: str | None, freeze:
     """Check CONFIG_FILE (.json, .yaml, .toml) against SPEC's config rules; name every violated rule with
     the offending values and propose the smallest repair. Exit 1 on a violation."""
     from evalgap.verifier.analysis import check_config_file
-    from evalgap.verifier.report_analysis import render_analysis_json, render_analysis_text
+    from evalgap.verifier.report_analysis import render_analysis_json
     from evalgap.verifier.spec_findings import analysis_exit_code
 
     try:
@@ -214,8 +214,18 @@ def check_config(spec: Path, config_file: Path, config_name: str | None, freeze:
     if fmt == "json":
         click.echo(render_analysis_json(report), nl=False)
     else:
-        render_analysis_text(report, click.get_text_stream("stdout"))
+        click.echo(_analysis_text(report), nl=False)
     raise SystemExit(analysis_exit_code(report))
+
+
+def _analysis_text(report: object) -> str:
+    import io
+
+    from evalgap.verifier.report_analysis import render_analysis_text
+
+    buf = io.StringIO()
+    render_analysis_text(report, buf)  # type: ignore[arg-type]
+    return buf.getvalue()
 
 
 def case_freeze(folder: Path) -> tuple[str, ...]:

@@ -4,7 +4,7 @@ lexicographically; Bjørner, Phan, Fleckenstein, "νZ - An Optimizing SMT Solver
 
 from __future__ import annotations
 
-import fnmatch
+import re
 import time
 from fractions import Fraction
 from typing import Any, Sequence
@@ -48,6 +48,13 @@ def analyze_config(m: ConfigModel, timeout_s: float) -> list[SpecFinding]:
     return out
 
 
+def path_matches(path: str, pattern: str) -> bool:
+    """Whether a leaf path (``datasets[0].pii``) matches a freeze pattern: ``[*]`` matches any index,
+    ``*`` any run of characters other than ``.`` (``datasets[*].pii``, ``*.pii``, ``max_*``)."""
+    rx = re.escape(pattern).replace(r"\[\*\]", r"\[\d+\]").replace(r"\*", r"[^.]*")
+    return re.fullmatch(rx, path) is not None
+
+
 def _show(v: Any) -> str:
     return repr(v)
 
@@ -86,8 +93,8 @@ def check_configuration(m: ConfigModel, timeout_s: float, freeze: Sequence[str] 
     Args:
         m: a config model built over a concrete configuration (``m.leaves`` non-empty).
         timeout_s: per solver call, seconds.
-        freeze: glob patterns of leaf paths the repair must not change (facts such as
-            ``datasets[*].pii``); fnmatch syntax, ``[*]`` matches any index.
+        freeze: patterns of leaf paths the repair must not change (facts such as ``datasets[*].pii``;
+            see :func:`path_matches`). String leaves are never changed by a repair.
 
     Returns:
         One ``violation`` finding per violated rule (offending elements and values named), then one
@@ -138,7 +145,9 @@ def _repair(m: ConfigModel, rules: list[Any], timeout_s: float, freeze: Sequence
     opt.set("timeout", max(1, int(timeout_s * 1000)))
     opt.set("priority", "lex")
     opt.add(*m.axioms, *[r.formula for r in rules])
-    frozen = [leaf for leaf in m.leaves if any(fnmatch.fnmatchcase(leaf.path, pat) for pat in freeze)]
+    # strings are names and identifiers: a repair keeps them (changing them makes the optimizer slow and
+    # the proposal meaningless); numbers and booleans may change unless frozen
+    frozen = [leaf for leaf in m.leaves if leaf.ty.kind == "str" or any(path_matches(leaf.path, p) for p in freeze)]
     for leaf in frozen:
         opt.add(leaf.var == leaf.original_term())
     changed = z3.Sum(*[z3.If(leaf.var != leaf.original_term(), 1, 0) for leaf in m.leaves])
