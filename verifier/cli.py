@@ -16,6 +16,7 @@ from pathlib import Path
 import click
 
 from evalgap.specs_lang import SpecError, check_structure, parse_file
+from evalgap.specs_lang import ast
 from evalgap.verifier.case import MANIFEST, Case, load_case
 from evalgap.verifier.engine import CheckOptions, check_spec
 from evalgap.verifier.errors import UsageError, VerifierError
@@ -239,7 +240,7 @@ def case_freeze(folder: Path) -> tuple[str, ...]:
     return tuple(data.get("configs", {}).get("freeze", ()))
 
 
-def _load_spec(spec: Path) -> tuple[object, Case | None]:
+def _load_spec(spec: Path) -> tuple[ast.Spec, Case | None]:
     case = None
     path = spec
     if spec.is_dir():

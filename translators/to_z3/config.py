@@ -176,9 +176,9 @@ def build_config_model(spec: A.Spec, config: A.ConfigDecl, data: Mapping[str, An
             axioms += narrowing(p.type, ty, c) + record_narrowing(ctx, ty, c)
             if ty.kind == "seq" and ty.args[0].kind == "record":
                 i = z3.FreshInt("i")
-                inner = record_narrowing(ctx, ty.args[0], c[i])  # type: ignore[index]
+                inner = record_narrowing(ctx, ty.args[0], c[i])
                 if inner:
-                    axioms.append(z3.ForAll([i], z3.Implies(z3.And(0 <= i, i < z3.Length(c)), z3.And(*inner)))) # type: ignore
+                    axioms.append(z3.ForAll([i], z3.Implies(z3.And(0 <= i, i < z3.Length(c)), z3.And(*inner))))
         else:
             if p.name not in data:
                 raise ConfigDataError(f"{p.name}: missing (the schema of config {config.name} requires it)")

@@ -29,7 +29,7 @@ def analyze_config(m: ConfigModel, timeout_s: float) -> list[SpecFinding]:
     if not rules:
         return out
     prose = {r.id: r.prose for r in rules}
-    c = minimal_core([(r.id, r.formula) for r in rules], timeout_s, m.axioms)  # type: ignore[misc]
+    c = minimal_core([(r.id, r.formula) for r in rules], timeout_s, m.axioms)
     if c.status == "unsat":
         return out + [SpecFinding("EG301", "conflict", "error", scope, c.core,
                                   f"conflict: {', '.join(c.core)} cannot all hold for any configuration",
@@ -42,7 +42,7 @@ def analyze_config(m: ConfigModel, timeout_s: float) -> list[SpecFinding]:
         others = [o.formula for o in rules if o is not r]
         if not others:
             continue
-        v = solve(list(m.axioms) + others + [z3.Not(r.formula)], timeout_s)  # type: ignore[list-item, arg-type]
+        v = solve(list(m.axioms) + others + [z3.Not(r.formula)], timeout_s)
         if v.status == "unsat":
             out.append(SpecFinding("EG304", "redundant", "info", scope, (r.id,), f"{r.id} is implied by the other rules"))
     return out
@@ -65,11 +65,11 @@ def _model_value(model: z3.ModelRef, leaf: Leaf) -> Any:
     if k == "bool":
         return z3.is_true(v)
     if k == "int":
-        return v.as_long()  # type: ignore[attr-defined]
+        return v.as_long()
     if k == "real":
-        f = Fraction(v.as_fraction())  # type: ignore[attr-defined]
+        f = Fraction(v.as_fraction())
         return int(f) if f.denominator == 1 and isinstance(leaf.original, int) else float(f)
-    return v.as_string()  # type: ignore[attr-defined]
+    return v.as_string()
 
 
 def _consts(term: z3.ExprRef) -> set[str]:
@@ -114,7 +114,7 @@ def check_configuration(m: ConfigModel, timeout_s: float, freeze: Sequence[str] 
             out.append(SpecFinding("EG308", "unknown", "unknown", scope, (r.id,), f"{r.id}: unknown ({r.unsupported})"))
     violated = []
     for r in rules:
-        v = solve(fix + [z3.Not(r.formula)], timeout_s)  # type: ignore[arg-type]
+        v = solve(fix + [z3.Not(r.formula)], timeout_s)
         if v.status == "unknown":
             out.append(SpecFinding("EG309", "unknown", "unknown", scope, (r.id,), f"{r.id}: unknown ({v.reason})"))
         if v.status != "sat":
@@ -126,7 +126,7 @@ def check_configuration(m: ConfigModel, timeout_s: float, freeze: Sequence[str] 
             shown = ", ".join(f"{k[len(p) + 1:]}={_show(x)}" for k, x in values.items() if k.startswith(p + "."))
             lines.append(f"{p}: {shown}")
         if not bad:
-            used = _consts(r.formula)  # type: ignore[arg-type]
+            used = _consts(r.formula)
             lines += [f"{k} = {_show(x)}" for k, x in values.items() if k in used]
         where = f" by {', '.join(bad)}" if bad else ""
         out.append(SpecFinding("EG310", "violation", "error", scope, (r.id,),
@@ -154,7 +154,7 @@ def _repair(m: ConfigModel, rules: list[Any], timeout_s: float, freeze: Sequence
     dist_terms = []
     for leaf in m.leaves:
         if leaf.ty.kind in ("int", "real"):
-            d = leaf.var - leaf.original_term()  # type: ignore[operator]
+            d = leaf.var - leaf.original_term()
             dist_terms.append(z3.If(d >= 0, d, -d))
     opt.minimize(changed)
     if dist_terms:

@@ -56,13 +56,13 @@ def _interesting(m: FunctionModel) -> list[z3.BoolRef]:
     out: list[z3.BoolRef] = []
     for _, ty, c in m.params:
         if ty.kind == "seq":
-            out += [z3.Length(c) == 2, c[0] != c[1]]  # type: ignore[index, arg-type]
+            out += [z3.Length(c) == 2, c[0] != c[1]]
             if ty.args[0].kind in ("int", "real"):
-                out += [c[0] > c[1], c[0] <= 9, c[1] >= 0]  # type: ignore[index]
+                out += [c[0] > c[1], c[0] <= 9, c[1] >= 0]
         elif ty.kind == "str":
-            out.append(z3.Length(c) >= 1)  # type: ignore[arg-type]
+            out.append(z3.Length(c) >= 1)
         elif ty.kind in ("int", "real"):
-            out += [c != 0, c <= 9, c >= -9]  # type: ignore[operator]
+            out += [c != 0, c <= 9, c >= -9]
     return out
 
 
@@ -79,7 +79,7 @@ def _witnesses(m: FunctionModel, scope: str, pres: list[z3.BoolRef], posts: list
                timeout_s: float) -> list[SpecFinding]:
     assert m.result is not None
     rty, rc = m.result
-    post = z3.And(*[r.formula for r in posts])  # type: ignore[misc]
+    post = z3.And(*[r.formula for r in posts])
     ids = tuple(r.id for r in posts)
     out: list[SpecFinding] = []
     if not posts:
@@ -172,16 +172,16 @@ def analyze_function(m: FunctionModel, timeout_s: float) -> list[SpecFinding]:
     ax = list(m.axioms)
     if not allr:
         return out
-    pre_terms: list[z3.BoolRef] = ax + [r.formula for r in pres]  # type: ignore[list-item]
+    pre_terms: list[z3.BoolRef] = ax + [r.formula for r in pres]
     if pres:
-        c = minimal_core([(r.id, r.formula) for r in pres], timeout_s, ax)  # type: ignore[misc]
+        c = minimal_core([(r.id, r.formula) for r in pres], timeout_s, ax)
         if c.status == "unsat":
             return out + [SpecFinding("EG302", "vacuous", "warning", scope, c.core,
                                       "the preconditions can never hold together, so every requirement on "
                                       f"{m.name} holds vacuously", _prose(reqs, c.core), elapsed_s=c.elapsed_s)]
         if c.status == "unknown":
             out.append(_unknown(scope, tuple(r.id for r in pres), "preconditions", c.reason, c.elapsed_s))
-    c = minimal_core([(r.id, r.formula) for r in allr], timeout_s, ax)  # type: ignore[misc]
+    c = minimal_core([(r.id, r.formula) for r in allr], timeout_s, ax)
     if c.status == "unsat":
         how = "minimal: removing any one makes the rest consistent" if c.minimal else "may not be minimal"
         return out + [SpecFinding("EG301", "conflict", "error", scope, c.core,
@@ -195,7 +195,7 @@ def analyze_function(m: FunctionModel, timeout_s: float) -> list[SpecFinding]:
     out.append(SpecFinding("EG300", "consistent", "info", scope, tuple(r.id for r in allr),
                            f"the {len(allr)} analysed requirements on {m.name} can hold together",
                            witness=wit or None, elapsed_s=c.elapsed_s))
-    every: list[z3.BoolRef] = ax + [r.formula for r in allr]  # type: ignore[list-item]
+    every: list[z3.BoolRef] = ax + [r.formula for r in allr]
     for r in allr + m.of_role("raises"):
         for text, cond in r.antecedents:
             v = solve(every + [cond], timeout_s)
@@ -210,7 +210,7 @@ def analyze_function(m: FunctionModel, timeout_s: float) -> list[SpecFinding]:
         others = [o.formula for o in (pres if r.role == "precondition" else allr) if o is not r]
         if not others:
             continue
-        v = solve(ax + others + [z3.Not(r.formula)], timeout_s)  # type: ignore[list-item, arg-type]
+        v = solve(ax + others + [z3.Not(r.formula)], timeout_s)
         if v.status == "unsat":
             out.append(SpecFinding("EG304", "redundant", "info", scope, (r.id,),
                                    f"{r.id} is implied by the other {'preconditions' if r.role == 'precondition' else 'requirements'}",
@@ -224,7 +224,7 @@ def analyze_function(m: FunctionModel, timeout_s: float) -> list[SpecFinding]:
     rty, rc = m.result
     realizable = True
     if posts:
-        post = z3.And(*[r.formula for r in posts])  # type: ignore[misc]
+        post = z3.And(*[r.formula for r in posts])
         v = solve(pre_terms + [z3.ForAll([rc], z3.Not(post))], timeout_s)
         ids = tuple(r.id for r in posts)
         if v.status == "sat" and v.model is not None:
