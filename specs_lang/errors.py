@@ -63,6 +63,7 @@ CODES: dict[str, str] = {
     "EG309": "solver returned unknown",
     "EG310": "config rule violated",
     "EG311": "smallest config repair",
+    "EG312": "requirement analysed with an approximation (floats as reals)",
 }
 
 

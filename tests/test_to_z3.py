@@ -158,3 +158,16 @@ def _expr(src: str) -> Any:
     clause = spec.functions[0].requirements[0].clauses[0]
     assert isinstance(clause, A.Ensures)
     return clause.expr
+
+
+def test_helpers_shared_across_requirements_and_specs() -> None:
+    text = ("def total(xs: list[int]) -> int: 0 if len(xs) == 0 else xs[0] + total(xs[1:])\n"
+            "function f(xs: list[int]) -> int\n  requirement R-1 \"a\"\n    ensures result == total(xs)\n"
+            "  requirement R-2 \"b\"\n    ensures result == sum(xs)\n")
+    for _ in range(2):  # the same helper and builtin names in a second spec of the same process
+        m = _models(text)[0]
+        s = z3.Solver()
+        xs = m.params[0][2]
+        s.add(*[r.formula for r in m.requirements],
+              xs == z3.Concat(z3.Unit(z3.IntVal(2)), z3.Unit(z3.IntVal(-5))))
+        assert s.check() == z3.sat and s.model().eval(m.result[1]).as_long() == -3

@@ -1,10 +1,10 @@
 """Findings about the spec itself (Z3 analysis), distinct from the verdicts on code.
 
 Kinds (fixed words): ``consistent``, ``conflict``, ``vacuous``, ``redundant``, ``realizable``,
-``unrealizable``, ``witness``, ``violation``, ``repair``, ``unknown``. Codes are ``EG3xx`` (the table is
+``unrealizable``, ``witness``, ``violation``, ``repair``, ``approximated``, ``unknown``. Codes are ``EG3xx`` (the table is
 :data:`ANALYSIS_CODES`, mirrored in docs/analysis.md). Severity: ``error`` (a conflict, an unrealizable
 contract or a config violation: exit code 1), ``warning`` (vacuity, weak-spec witnesses), ``info``
-(consistent, redundant, realizable, a proposed repair), ``unknown`` (not in the Z3 fragment, or the
+(consistent, redundant, realizable, a proposed repair, an approximation), ``unknown`` (not in the Z3 fragment, or the
 solver gave up: exit code 3 when nothing worse).
 """
 
@@ -28,10 +28,11 @@ ANALYSIS_CODES: dict[str, str] = {
     "EG309": "the solver returned unknown (the reason is given)",
     "EG310": "config rule violated by the configuration file (offending values named)",
     "EG311": "smallest repair of the configuration (fewest fields, then smallest numeric distance)",
+    "EG312": "approximated: the requirement was analysed with an approximation (floats as reals ...)",
 }
 
 FINDING_KINDS = ("consistent", "conflict", "vacuous", "redundant", "realizable", "unrealizable", "witness",
-                 "violation", "repair", "unknown")
+                 "violation", "repair", "approximated", "unknown")
 
 
 @dataclass(frozen=True)

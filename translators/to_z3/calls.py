@@ -8,6 +8,7 @@ become uninterpreted functions; user helpers are inlined (recursive ones become 
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from typing import Callable
 
@@ -20,6 +21,8 @@ from evalgap.translators.to_z3.types import BOOL, INT, REAL, STR, Ty, field_acce
 from evalgap.translators.to_z3.values import Val, as_int, as_real, coerce, common_type, seq_of, truthy
 
 __all__ = ["call", "domain", "comprehension", "slice_of", "Domain"]
+
+_DEF_COUNTER = itertools.count()
 
 
 @dataclass(frozen=True)
@@ -189,7 +192,13 @@ def _seq_fun(t: Translator, kind: str, ty: Ty) -> z3.FuncDeclRef:
             body = z3.If(n <= 1, s[0], z3.If(better, s[0], f(tail)))
         z3.RecAddDefinition(f, [s], body)
         return f
-    return t.recfun(f"{kind}:{ty}", make)
+    key = f"{kind}:{ty}"
+    if key not in _SEQ_FUNS:  # Z3 names are global: one definition per process
+        _SEQ_FUNS[key] = make()
+    return _SEQ_FUNS[key]
+
+
+_SEQ_FUNS: dict[str, z3.FuncDeclRef] = {}
 
 
 def _seq_arg(v: Val, what: str, span: A.Span, numeric: bool = True) -> Ty:
@@ -324,7 +333,8 @@ def _helper(t: Translator, n: A.Call, name: str) -> Val:
             t.env, t._inlining = saved_env, saved_inl
 
     def make() -> z3.FuncDeclRef:
-        f = z3.RecFunction(f"eg_def_{name}", *[sort_of(ty) for _, ty in h.params], sort_of(h.result))
+        f = z3.RecFunction(f"eg_def_{name}_{next(_DEF_COUNTER)}", *[sort_of(ty) for _, ty in h.params],
+                           sort_of(h.result))
         t._recfuns[f"def:{name}"] = f  # visible to the body's own recursive calls
         formals = [z3.FreshConst(sort_of(ty), p) for p, ty in h.params]
         env = {**t.globals, **dict(zip((p for p, _ in h.params), (Val(ty, x) for (_, ty), x in zip(h.params, formals))))}

@@ -48,7 +48,8 @@ class Leaf:
 @dataclass(frozen=True)
 class ConfigRule:
     """One requirement of a config: ``formula`` (None with ``unsupported`` when not translated) and, for a
-    top-level ``forall`` over a concrete list, one ``(element path, formula)`` per element."""
+    top-level ``forall`` over a concrete list, one ``(element path, formula)`` per element; ``notes`` are
+    the approximations made (floats as reals)."""
 
     id: str
     prose: str
@@ -57,6 +58,7 @@ class ConfigRule:
     elements: tuple[tuple[str, z3.BoolRef], ...] = ()
     unsupported: str | None = None
     role: str = "rule"
+    notes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -139,15 +141,25 @@ def _rule(req: A.Requirement, env: dict[str, Val], ctx: SpecContext, lets: tuple
             if not isinstance(c, (A.Rule, A.Requires, A.Ensures, A.Invariant)):
                 raise UnsupportedConstruct(f"{type(c).__name__.lower()} clause in a config", c.span)
             formula_parts.append(t.formula(c.expr))
-            e = c.expr
-            if isinstance(e, A.Quantifier) and e.kind == "forall" and isinstance(e.domain, A.Name):
-                dom = t.env.get(e.domain.id)
-                if dom is not None and dom.elems is not None and len(e.targets) == 1:
-                    for i, el in enumerate(dom.elems):
-                        elements.append((f"{e.domain.id}[{i}]", t.closed_body({**t.env, e.targets[0]: el}, e.body)))
-        return ConfigRule(req.id, req.prose, text, z3.And(*formula_parts), tuple(elements))
+            elements += _elements(t, c.expr, z3.BoolVal(True))
+        return ConfigRule(req.id, req.prose, text, z3.And(*formula_parts), tuple(elements), notes=tuple(t.notes))
     except UnsupportedConstruct as exc:
         return ConfigRule(req.id, req.prose, text, None, unsupported=f"not in the Z3 fragment: {exc.construct}")
+
+
+def _elements(t: Any, e: A.Expr, guard: z3.BoolRef) -> list[tuple[str, z3.BoolRef]]:
+    """Per-element conditions of ``forall x in FIELD: body`` over a concrete list, also under ``and`` and on
+    the right of ``==>`` (so the offending elements of a violated rule can be named)."""
+    if isinstance(e, A.BoolOp) and e.op == "and":
+        return [x for v in e.values for x in _elements(t, v, guard)]
+    if isinstance(e, A.Implies):
+        return _elements(t, e.right, z3.And(guard, t.formula(e.left)))
+    if isinstance(e, A.Quantifier) and e.kind == "forall" and isinstance(e.domain, A.Name) and len(e.targets) == 1:
+        dom = t.env.get(e.domain.id)
+        if dom is not None and dom.elems is not None:
+            return [(f"{e.domain.id}[{i}]", z3.Implies(guard, t.closed_body({**t.env, e.targets[0]: el}, e.body)))
+                    for i, el in enumerate(dom.elems)]
+    return []
 
 
 def build_config_model(spec: A.Spec, config: A.ConfigDecl, data: Mapping[str, Any] | None = None,

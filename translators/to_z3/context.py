@@ -47,10 +47,13 @@ class SpecContext:
     functions: dict[str, FuncSig]
     assumptions: tuple[A.Assume, ...]
     problems: dict[str, str] = field(default_factory=dict)
+    recfuns: dict[str, z3.FuncDeclRef] = field(default_factory=dict)
 
     def translator(self, env: dict[str, Val]) -> Translator:
         """A translator over ``env`` plus the top-level lets, with the helpers and functions."""
-        return Translator({**self.lets, **env}, self.functions, self.helpers, globals=dict(self.lets))
+        t = Translator({**self.lets, **env}, self.functions, self.helpers, globals=dict(self.lets))
+        t._recfuns = self.recfuns  # one Z3 recursive function per helper, shared by every requirement
+        return t
 
     def assumes_for(self, names: set[str]) -> list[A.Assume]:
         """The ``assume`` declarations whose free names are all bound by ``names`` (or lets)."""

@@ -161,7 +161,10 @@ def _span(node: object) -> A.Span:
 # ---------------------------------------------------------------------- leaves
 def _name(t: Translator, n: A.Name) -> Val:
     if n.id in t.env:
-        return t.env[n.id]
+        v = t.env[n.id]
+        if v.ty == REAL:
+            t.note("float modelled as real (no rounding, NaN or infinity)")
+        return v
     raise UnsupportedConstruct(f"name `{n.id}`", n.span, "not a parameter, helper or field")
 
 
@@ -429,6 +432,8 @@ def _attribute(t: Translator, n: A.Attribute) -> Val:
     fty = v.ty.field_type(n.attr) if v.ty is not None else None
     if v.ty is None or fty is None:
         raise UnsupportedConstruct(f"attribute .{n.attr} of {v.ty}", n.span)
+    if fty == REAL:
+        t.note("float modelled as real (no rounding, NaN or infinity)")
     return Val(fty, field_accessor(v.ty, v.ty.fields.index(n.attr))(v.term))
 
 

@@ -25,6 +25,8 @@ def analyze_config(m: ConfigModel, timeout_s: float) -> list[SpecFinding]:
     for r in m.rules:
         if r.unsupported:
             out.append(SpecFinding("EG308", "unknown", "unknown", scope, (r.id,), f"{r.id}: unknown ({r.unsupported})"))
+        for note in r.notes:
+            out.append(SpecFinding("EG312", "approximated", "info", scope, (r.id,), f"{r.id}: approximated ({note})"))
     rules = [r for r in m.rules if r.formula is not None]
     if not rules:
         return out
@@ -126,7 +128,7 @@ def check_configuration(m: ConfigModel, timeout_s: float, freeze: Sequence[str] 
             shown = ", ".join(f"{k[len(p) + 1:]}={_show(x)}" for k, x in values.items() if k.startswith(p + "."))
             lines.append(f"{p}: {shown}")
         if not bad:
-            used = _consts(r.formula)
+            used = _consts(z3.simplify(r.formula))
             lines += [f"{k} = {_show(x)}" for k, x in values.items() if k in used]
         where = f" by {', '.join(bad)}" if bad else ""
         out.append(SpecFinding("EG310", "violation", "error", scope, (r.id,),
@@ -144,20 +146,25 @@ def _repair(m: ConfigModel, rules: list[Any], timeout_s: float, freeze: Sequence
     opt = z3.Optimize()
     opt.set("timeout", max(1, int(timeout_s * 1000)))
     opt.set("priority", "lex")
-    opt.add(*m.axioms, *[r.formula for r in rules])
+    opt.set("elim_01", False)  # its 0-1 encoding of bounded ints makes small repairs 20x slower
     # strings are names and identifiers: a repair keeps them (changing them makes the optimizer slow and
-    # the proposal meaningless); numbers and booleans may change unless frozen
+    # the proposal meaningless); numbers and booleans may change unless frozen. Kept leaves are replaced by
+    # their values, then accessor-of-constructor terms are simplified away.
     frozen = [leaf for leaf in m.leaves if leaf.ty.kind == "str" or any(path_matches(leaf.path, p) for p in freeze)]
-    for leaf in frozen:
-        opt.add(leaf.var == leaf.original_term())
-    changed = z3.Sum(*[z3.If(leaf.var != leaf.original_term(), 1, 0) for leaf in m.leaves])
+    subs = [(leaf.var, leaf.original_term()) for leaf in frozen]
+    kept = {leaf.path for leaf in frozen}
+    free = [leaf for leaf in m.leaves if leaf.path not in kept]
+    hard = [z3.simplify(z3.substitute(f, *subs)) if subs else z3.simplify(f)
+            for f in [*m.axioms, *[r.formula for r in rules]]]
+    opt.add(*hard)
+    for leaf in free:  # objective 1 (MaxSAT): keep as many fields as possible
+        opt.add_soft(leaf.var == leaf.original_term(), 1, "fields")
     dist_terms = []
-    for leaf in m.leaves:
+    for leaf in free:
         if leaf.ty.kind in ("int", "real"):
             d = leaf.var - leaf.original_term()
             dist_terms.append(z3.If(d >= 0, d, -d))
-    opt.minimize(changed)
-    if dist_terms:
+    if dist_terms:  # objective 2: the smallest total numeric distance
         opt.minimize(z3.Sum(*dist_terms))
     r = opt.check()
     dt = time.monotonic() - t0
@@ -171,14 +178,14 @@ def _repair(m: ConfigModel, rules: list[Any], timeout_s: float, freeze: Sequence
                            f"repair: unknown ({opt.reason_unknown()})", elapsed_s=dt)
     model = opt.model()
     changes = []
-    for leaf in m.leaves:
+    for leaf in free:
         new = _model_value(model, leaf)
         if new != leaf.original or type(new) is not type(leaf.original):
             if not (isinstance(new, (int, float)) and not isinstance(new, bool) and new == leaf.original):
                 changes.append((leaf.path, leaf.original, new))
     # independent re-check of the repaired configuration with a fresh solver
-    check = solve([leaf.var == model.eval(leaf.var, model_completion=True) for leaf in m.leaves]
-                  + [r.formula for r in rules] + list(m.axioms), timeout_s)
+    check = solve([leaf.var == (leaf.original_term() if leaf.path in kept else model.eval(leaf.var, model_completion=True))
+                   for leaf in m.leaves] + [r.formula for r in rules] + list(m.axioms), timeout_s)
     ok = "re-checked: the repaired configuration satisfies every rule" if check.status == "sat" else \
         f"re-check of the repair: {check.status} {check.reason}"
     details = tuple(f"{p}: {_show(a)} -> {_show(b)}" for p, a, b in changes) + (ok,)

@@ -164,6 +164,8 @@ def analyze_function(m: FunctionModel, timeout_s: float) -> list[SpecFinding]:
     for r in m.requirements:
         if r.unsupported:
             out.append(SpecFinding("EG308", "unknown", "unknown", scope, (r.id,), f"{r.id}: unknown ({r.unsupported})"))
+        for note in r.notes:
+            out.append(SpecFinding("EG312", "approximated", "info", scope, (r.id,), f"{r.id}: approximated ({note})"))
     if m.signature_problem:
         return out
     pres = m.of_role("assume") + m.of_role("precondition")
@@ -195,13 +197,13 @@ def analyze_function(m: FunctionModel, timeout_s: float) -> list[SpecFinding]:
     out.append(SpecFinding("EG300", "consistent", "info", scope, tuple(r.id for r in allr),
                            f"the {len(allr)} analysed requirements on {m.name} can hold together",
                            witness=wit or None, elapsed_s=c.elapsed_s))
-    every: list[z3.BoolRef] = ax + [r.formula for r in allr]
     for r in allr + m.of_role("raises"):
+        others = ax + [o.formula for o in allr if o is not r]
         for text, cond in r.antecedents:
-            v = solve(every + [cond], timeout_s)
+            v = solve(others + [cond], timeout_s)
             if v.status == "unsat":
                 out.append(SpecFinding("EG303", "vacuous", "warning", scope, (r.id,),
-                                       f"{r.id}: the condition `{text}` can never be true given the requirements, "
+                                       f"{r.id}: the condition `{text}` can never be true given the other requirements, "
                                        "so the requirement holds vacuously", _prose(reqs, (r.id,)),
                                        elapsed_s=v.elapsed_s))
             elif v.status == "unknown":
