@@ -342,8 +342,13 @@ def _helper(t: Translator, n: A.Call, name: str) -> Val:
         t.env, t._guards, t._obligations = env, [], []
         try:
             body = coerce(t.expr(h.body), h.result, n.span)
-            if t._obligations:
-                raise UnsupportedConstruct(f"a partial operation inside recursive helper {name}", h.body.span)
+            if t._obligations:  # the body must be total: its guards must make every partial operation defined
+                chk = z3.Solver()
+                chk.set("timeout", 2000)
+                chk.add(z3.Not(z3.And(*t._obligations)))
+                if chk.check() != z3.unsat:
+                    raise UnsupportedConstruct(f"a partial operation inside recursive helper {name}",
+                                               h.body.span, "its guards do not make it defined on all inputs")
         finally:
             t.env, t._guards, t._obligations = saved
         z3.RecAddDefinition(f, formals, body.term)
