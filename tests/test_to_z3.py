@@ -171,3 +171,56 @@ def test_helpers_shared_across_requirements_and_specs() -> None:
         s.add(*[r.formula for r in m.requirements],
               xs == z3.Concat(z3.Unit(z3.IntVal(2)), z3.Unit(z3.IntVal(-5))))
         assert s.check() == z3.sat and s.model().eval(m.result[1]).as_long() == -3
+
+
+LIST_EXPRS = [
+    "xs[i]", "xs[-1]", "xs[i:j]", "xs[i:]", "xs[:j]", "xs[-2:]", "len(xs[i:j])", "sum(xs)", "min(xs)",
+    "max(xs)", "i in xs", "xs + [i]", "[i, j] + xs", "xs[i] // j", "len(xs) % j", "reversed(xs)",
+    "all(x > i for x in xs)", "any(x == j for x in xs)", "[x * 2 for x in xs]", "xs == [i, j]",
+    "len(xs) > i and xs[i] > j", "0 <= i < len(xs) and xs[i] == xs[-len(xs) + i]",
+]
+
+
+def _seq(values: list[int]) -> Any:
+    if not values:
+        return z3.Empty(z3.SeqSort(z3.IntSort()))
+    units = [z3.Unit(z3.IntVal(v)) for v in values]
+    return units[0] if len(units) == 1 else z3.Concat(*units)
+
+
+def _py_list_eval(src: str, env: dict[str, Any]) -> tuple[bool, Any]:
+    py = src.replace("reversed(xs)", "list(reversed(xs))")
+    try:
+        return True, eval(py, {"__builtins__": {"len": len, "sum": sum, "min": min, "max": max, "all": all,
+                                                "any": any, "list": list, "reversed": reversed}}, dict(env))
+    except (IndexError, ValueError, ZeroDivisionError):
+        return False, None
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(LIST_EXPRS), st.lists(st.integers(-4, 4), max_size=4), st.integers(-5, 5),
+       st.integers(-5, 5))
+def test_list_expressions_equal_cpython(src: str, xs: list[int], i: int, j: int) -> None:
+    node = parse(f"function f(xs: list[int], i: int, j: int) -> int\n  requirement R-1 \"r\"\n    ensures {src}\n")
+    expr = node.functions[0].requirements[0].clauses[0].expr  # type: ignore[union-attr]
+    from evalgap.translators.to_z3.types import Ty
+
+    env = {"xs": Val(Ty("seq", (INT,)), _seq(xs)), "i": Val(INT, z3.IntVal(i)), "j": Val(INT, z3.IntVal(j))}
+    v, defined = Translator(env).value(expr)
+    pd, pv = _py_list_eval(src, {"xs": xs, "i": i, "j": j})
+    s = z3.Solver()
+    s.add(z3.Not(defined) if pd else defined)
+    assert s.check() == z3.unsat, (src, xs, i, j, "definedness differs")
+    if not pd:
+        return
+    if isinstance(pv, list):
+        want = _seq(pv)
+    elif isinstance(pv, bool):
+        want = z3.BoolVal(pv)
+    else:
+        want = z3.IntVal(pv)
+    got = v.term if not (isinstance(pv, int) and not isinstance(pv, bool) and z3.is_bool(v.term)) else \
+        z3.If(v.term, 1, 0)
+    s2 = z3.Solver()
+    s2.add(got != want)
+    assert s2.check() == z3.unsat, (src, xs, i, j, pv)
