@@ -224,3 +224,12 @@ def test_list_expressions_equal_cpython(src: str, xs: list[int], i: int, j: int)
     s2 = z3.Solver()
     s2.add(got != want)
     assert s2.check() == z3.unsat, (src, xs, i, j, pv)
+
+
+def test_let_is_a_named_expression_evaluated_where_used() -> None:
+    text = ("function f(xs: list[int]) -> int\n  requirement R-1 \"r\"\n    let last = xs[-1]\n"
+            "    ensures len(xs) == 0 or result == last\n")
+    m = _models(text)[0]
+    s = z3.Solver()
+    s.add(m.requirements[0].formula, z3.Length(m.params[0][2]) == 0)  # `last` is never evaluated on []
+    assert s.check() == z3.sat

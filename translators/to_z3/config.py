@@ -131,12 +131,12 @@ def _rule(req: A.Requirement, env: dict[str, Val], ctx: SpecContext, lets: tuple
     t = ctx.translator(dict(env))
     try:
         for let in lets:
-            t.env[let.name] = t.expr(let.value)
+            t.let(let.name, let.value)
         formula_parts = []
         elements: list[tuple[str, z3.BoolRef]] = []
         for c in req.clauses:
             if isinstance(c, A.Let):
-                t.env[c.name] = t.expr(c.value)
+                t.let(c.name, c.value)
                 continue
             if not isinstance(c, (A.Rule, A.Requires, A.Ensures, A.Invariant)):
                 raise UnsupportedConstruct(f"{type(c).__name__.lower()} clause in a config", c.span)

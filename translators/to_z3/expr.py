@@ -68,6 +68,8 @@ class Translator:
         functions: target functions callable from the spec (uninterpreted).
         helpers: user helpers by name.
         globals: top-level ``let`` values (the only outer names a helper body sees).
+        lazy: ``let`` clauses: name -> (expression, environment at the ``let``); a named expression is
+            translated where it is used, so its definedness conditions get the guards of the use site.
         notes: approximations made so far (``float modelled as real``), for the report.
     """
 
@@ -78,6 +80,7 @@ class Translator:
     _guards: list[z3.BoolRef] = field(default_factory=list)
     _obligations: list[z3.BoolRef] = field(default_factory=list)
     globals: dict[str, Val] = field(default_factory=dict)
+    lazy: dict[str, tuple[A.Expr, dict[str, Val]]] = field(default_factory=dict)
     _recfuns: dict[str, z3.FuncDeclRef] = field(default_factory=dict)
     _inlining: tuple[str, ...] = ()
 
@@ -126,6 +129,11 @@ class Translator:
         finally:
             self._guards.pop()
 
+    def let(self, name: str, value: A.Expr) -> None:
+        """Bind ``name`` to the named expression ``value`` in the current environment (inlined at use)."""
+        self.env.pop(name, None)
+        self.lazy[name] = (value, dict(self.env))
+
     def note(self, text: str) -> None:
         """Record an approximation (once)."""
         if text not in self.notes:
@@ -165,6 +173,14 @@ def _name(t: Translator, n: A.Name) -> Val:
         if v.ty == REAL:
             t.note("float modelled as real (no rounding, NaN or infinity)")
         return v
+    if n.id in t.lazy:
+        value, env = t.lazy[n.id]
+        saved = t.env
+        t.env = env
+        try:
+            return t.expr(value)
+        finally:
+            t.env = saved
     raise UnsupportedConstruct(f"name `{n.id}`", n.span, "not a parameter, helper or field")
 
 

@@ -141,7 +141,7 @@ def _requirement(req: A.Requirement, env: dict[str, Val], ctx: SpecContext,
         sites: list[tuple[str, z3.BoolRef]] = []
         for c in req.clauses:
             if isinstance(c, A.Let):
-                t.env[c.name] = t.expr(c.value)
+                t.let(c.name, c.value)
             elif isinstance(c, A.Requires):
                 pre_parts.append(t.formula(c.expr))
                 if role == "precondition":
