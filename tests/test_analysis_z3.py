@@ -155,3 +155,16 @@ function f(x: int in 200..300) -> int
 def test_models_keep_roles() -> None:
     m = build_function_models(parse(CONFLICT))[0]
     assert [r.role for r in m.requirements] == ["postcondition", "postcondition", "precondition", "postcondition"]
+
+
+def test_codes_and_kinds_come_from_the_tables() -> None:
+    from evalgap.verifier.spec_findings import ANALYSIS_CODES, FINDING_KINDS
+
+    rep = run(CONFLICT + '''function g(x: float) -> float
+  requirement G-1 "r"
+    ensures result >= x / 2
+''')
+    assert rep.findings
+    for f in rep.findings:
+        assert f.code in ANALYSIS_CODES and f.kind in FINDING_KINDS
+    assert any(f.kind == "approximated" for f in rep.findings)
