@@ -1,11 +1,13 @@
 """Findings about the spec itself (Z3 analysis), distinct from the verdicts on code.
 
 Kinds (fixed words): ``consistent``, ``conflict``, ``vacuous``, ``redundant``, ``realizable``,
-``unrealizable``, ``witness``, ``violation``, ``repair``, ``approximated``, ``unknown``. Codes are ``EG3xx`` (the table is
-:data:`ANALYSIS_CODES`, mirrored in docs/analysis.md). Severity: ``error`` (a conflict, an unrealizable
-contract or a config violation: exit code 1), ``warning`` (vacuity, weak-spec witnesses), ``info``
-(consistent, redundant, realizable, a proposed repair, an approximation), ``unknown`` (not in the Z3 fragment, or the
-solver gave up: exit code 3 when nothing worse).
+``unrealizable``, ``witness``, ``violation``, ``repair``, ``approximated``, ``unknown``. Codes are ``EG3xx``
+(:data:`ANALYSIS_CODES`, rows of the one diagnostics table; docs/analysis.md). Severity: ``error`` (a
+conflict, an unrealizable contract or a config violation: exit code 1), ``warning`` (vacuity, weak-spec
+witnesses), ``info`` (consistent, redundant, realizable, a proposed repair, an approximation, and a
+weak-spec query the solver could not decide: a search for weaknesses, not a property of a requirement),
+``unknown`` (not in the Z3 fragment, or the solver gave up on consistency, vacuity or realizability: exit
+code 3 when nothing worse).
 """
 
 from __future__ import annotations

@@ -30,8 +30,9 @@ def _call(m: FunctionModel, model: z3.ModelRef) -> str:
     return f"{m.name}({args})"
 
 
-def _unknown(scope: str, ids: tuple[str, ...], what: str, reason: str, dt: float) -> SpecFinding:
-    return SpecFinding("EG309", "unknown", "unknown", scope, ids, f"{what}: unknown ({reason})", elapsed_s=dt)
+def _unknown(scope: str, ids: tuple[str, ...], what: str, reason: str, dt: float,
+             severity: str = "unknown") -> SpecFinding:
+    return SpecFinding("EG309", "unknown", severity, scope, ids, f"{what}: unknown ({reason})", elapsed_s=dt)
 
 
 def _constants(ty: Ty) -> list[tuple[z3.ExprRef, str]]:
@@ -105,7 +106,7 @@ def _witnesses(m: FunctionModel, scope: str, pres: list[z3.BoolRef], posts: list
                                    elapsed_s=r.elapsed_s))
             break
         if r.status == "unknown":
-            out.append(_unknown(scope, ids, f"weak-spec query (constant {text})", r.reason, r.elapsed_s))
+            out.append(_unknown(scope, ids, f"weak-spec query (constant {text})", r.reason, r.elapsed_s, "info"))
     if not found_const:
         c = z3.FreshConst(sort_of(rty), "k")
         body = z3.substitute(post, (rc, c))
@@ -143,7 +144,8 @@ def _witnesses(m: FunctionModel, scope: str, pres: list[z3.BoolRef], posts: list
                                        f"arguments one result meets all postconditions whatever `{name}` is",
                                        elapsed_s=r.elapsed_s))
             elif r.status == "unknown":
-                out.append(_unknown(scope, ids, f"weak-spec query (ignoring `{name}`)", r.reason, r.elapsed_s))
+                out.append(_unknown(scope, ids, f"weak-spec query (ignoring `{name}`)", r.reason, r.elapsed_s,
+                                    "info"))
     return out
 
 
@@ -215,7 +217,9 @@ def analyze_function(m: FunctionModel, timeout_s: float) -> list[SpecFinding]:
         v = solve(ax + others + [z3.Not(r.formula)], timeout_s)
         if v.status == "unsat":
             out.append(SpecFinding("EG304", "redundant", "info", scope, (r.id,),
-                                   f"{r.id} is implied by the other {'preconditions' if r.role == 'precondition' else 'requirements'}",
+                                   f"{r.id} is implied by the other "
+                                   + ("preconditions and the parameter types" if r.role in ("precondition", "assume")
+                                      else "requirements"),
                                    _prose(reqs, (r.id,)), elapsed_s=v.elapsed_s))
     if m.result is None or m.self_calls:
         if m.self_calls:
