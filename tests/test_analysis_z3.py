@@ -168,3 +168,9 @@ def test_codes_and_kinds_come_from_the_tables() -> None:
     for f in rep.findings:
         assert f.code in ANALYSIS_CODES and f.kind in FINDING_KINDS
     assert any(f.kind == "approximated" for f in rep.findings)
+
+
+def test_empty_parameter_range_is_vacuous() -> None:
+    rep = run('function f(x: int in 5..1) -> int\n  requirement Z-1 "r"\n    ensures result == x\n')
+    vac = rep.of_kind("vacuous")
+    assert len(vac) == 1 and vac[0].code == "EG302" and "admit no input" in vac[0].message

@@ -177,6 +177,10 @@ def analyze_function(m: FunctionModel, timeout_s: float) -> list[SpecFinding]:
     if not allr:
         return out
     pre_terms: list[z3.BoolRef] = ax + [r.formula for r in pres]
+    if ax and solve(ax, timeout_s).status == "unsat":
+        return out + [SpecFinding("EG302", "vacuous", "warning", scope, (),
+                                  f"the parameter types of {m.name} (ranges, lengths, alphabets) admit no input, "
+                                  "so every requirement holds vacuously")]
     if pres:
         c = minimal_core([(r.id, r.formula) for r in pres], timeout_s, ax)
         if c.status == "unsat":
