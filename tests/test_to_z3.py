@@ -191,8 +191,9 @@ def _seq(values: list[int]) -> Any:
 def _py_list_eval(src: str, env: dict[str, Any]) -> tuple[bool, Any]:
     py = src.replace("reversed(xs)", "list(reversed(xs))")
     try:
-        return True, eval(py, {"__builtins__": {"len": len, "sum": sum, "min": min, "max": max, "all": all,
-                                                "any": any, "list": list, "reversed": reversed}}, dict(env))
+        builtins = {"len": len, "sum": sum, "min": min, "max": max, "all": all, "any": any, "list": list,
+                    "reversed": reversed}
+        return True, eval(py, {"__builtins__": builtins, **env})  # globals: generator scopes see them
     except (IndexError, ValueError, ZeroDivisionError):
         return False, None
 
