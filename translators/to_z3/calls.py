@@ -128,7 +128,7 @@ def _literal_list(elems: tuple[Val, ...], span: A.Span) -> Val:
         return Val(None, None, ())
     ty = elems[0].ty
     for e in elems[1:]:
-        ty = common_type(ty, e.ty, span)
+        ty = common_type(ty, e.ty, span) if ty is not None else None
     if ty is None:
         raise UnsupportedConstruct("a list mixing unrelated types", span)
     lty = Ty("seq", (ty,))

@@ -417,7 +417,8 @@ def _list(t: Translator, n: A.ListExpr) -> Val:
         ty = common_type(ty, e.ty, n.span)
         if ty is None:
             raise UnsupportedConstruct("a list mixing unrelated types", n.span)
-    assert ty is not None
+    if ty is None:
+        raise UnsupportedConstruct("a list of empty lists (element type unknown)", n.span)
     lty = Ty("seq", (ty,))
     cel = tuple(coerce(e, ty, n.span) for e in elems)
     return Val(lty, seq_of(lty, cel), cel)
