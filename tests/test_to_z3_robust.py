@@ -12,7 +12,7 @@ from evalgap.translators.errors import UnsupportedConstruct
 from evalgap.translators.to_z3 import Translator, Val
 from evalgap.translators.to_z3.types import BOOL, INT, REAL, STR, Ty, sort_of
 
-from .strategies import exprs
+from .strategies import exprs, specs
 
 _TYPES = {"a": INT, "b": INT, "c": BOOL, "n": INT, "m": REAL, "total": INT, "xs": Ty("seq", (INT,)),
           "ys": Ty("seq", (STR,)), "s": STR, "key": STR, "value": Ty("set", (INT,)), "t_1": Ty("tuple", (INT, STR))}
@@ -31,3 +31,13 @@ def test_translator_never_crashes(node: Any) -> None:
     except UnsupportedConstruct:
         return
     assert z3.is_bool(f)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@given(specs())
+def test_analysis_never_crashes(spec: Any) -> None:
+    from evalgap.verifier.analysis import analyze_spec
+    from evalgap.verifier.spec_findings import ANALYSIS_CODES
+
+    rep = analyze_spec(spec, 0.2)
+    assert all(f.code in ANALYSIS_CODES for f in rep.findings)
