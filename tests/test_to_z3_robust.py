@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 import z3
 from hypothesis import HealthCheck, given, settings
 
@@ -22,6 +23,7 @@ def _env() -> dict[str, Val]:
     return {n: Val(ty, z3.Const(n, sort_of(ty))) for n, ty in _TYPES.items()}
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(exprs(max_leaves=8))
 def test_translator_never_crashes(node: Any) -> None:
@@ -33,6 +35,7 @@ def test_translator_never_crashes(node: Any) -> None:
     assert z3.is_bool(f)
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
 @given(specs())
 def test_analysis_never_crashes(spec: Any) -> None:
