@@ -110,3 +110,12 @@ def test_freeze_patterns() -> None:
     assert path_matches("pools[3].size", "*.size")
     assert not path_matches("pools[3].size", "pools[*].burst")
     assert not path_matches("pools[3].size", "pools[0].size")
+
+
+def test_symbolic_config_vacuity() -> None:
+    spec = parse(SPEC + '''  requirement L-5 "Totals above 500 need approval."
+    total > 500 ==> strict
+''')
+    rep = analyze_spec(spec, 5.0)
+    vac = rep.of_kind("vacuous")
+    assert [f.requirements for f in vac] == [("L-5",)] and "total > 500" in vac[0].message

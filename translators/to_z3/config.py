@@ -19,6 +19,7 @@ from evalgap.specs_lang import ast as A
 from evalgap.translators.errors import TranslationError, UnsupportedConstruct
 from evalgap.translators.pyexpr import to_python
 from evalgap.translators.to_z3.context import SpecContext, narrowing, record_narrowing, spec_context
+from evalgap.translators.to_z3.spec import antecedent_sites
 from evalgap.translators.to_z3.types import BOOL, INT, REAL, STR, Ty, constructor, sort_of, ty_from_ref
 from evalgap.translators.to_z3.values import Val, seq_of
 
@@ -59,6 +60,7 @@ class ConfigRule:
     unsupported: str | None = None
     role: str = "rule"
     notes: tuple[str, ...] = ()
+    antecedents: tuple[tuple[str, z3.BoolRef], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -134,6 +136,7 @@ def _rule(req: A.Requirement, env: dict[str, Val], ctx: SpecContext, lets: tuple
             t.let(let.name, let.value)
         formula_parts = []
         elements: list[tuple[str, z3.BoolRef]] = []
+        sites: list[tuple[str, z3.BoolRef]] = []
         for c in req.clauses:
             if isinstance(c, A.Let):
                 t.let(c.name, c.value)
@@ -142,7 +145,9 @@ def _rule(req: A.Requirement, env: dict[str, Val], ctx: SpecContext, lets: tuple
                 raise UnsupportedConstruct(f"{type(c).__name__.lower()} clause in a config", c.span)
             formula_parts.append(t.formula(c.expr))
             elements += _elements(t, c.expr, z3.BoolVal(True))
-        return ConfigRule(req.id, req.prose, text, z3.And(*formula_parts), tuple(elements), notes=tuple(t.notes))
+            sites += [(to_python(x), t.formula(x)) for x in antecedent_sites(c.expr)]
+        return ConfigRule(req.id, req.prose, text, z3.And(*formula_parts), tuple(elements), notes=tuple(t.notes),
+                          antecedents=tuple(sites))
     except UnsupportedConstruct as exc:
         return ConfigRule(req.id, req.prose, text, None, unsupported=f"not in the Z3 fragment: {exc.construct}")
 

@@ -19,7 +19,8 @@ __all__ = ["analyze_config", "check_configuration"]
 
 
 def analyze_config(m: ConfigModel, timeout_s: float) -> list[SpecFinding]:
-    """Consistency (minimal core) and redundancy of a config's rules over all configurations of its schema."""
+    """Consistency (minimal core), vacuous implications and redundancy of a config's rules over all
+    configurations of its schema."""
     scope = f"config {m.name}"
     out: list[SpecFinding] = []
     for r in m.rules:
@@ -42,6 +43,12 @@ def analyze_config(m: ConfigModel, timeout_s: float) -> list[SpecFinding]:
                            f"the {len(rules)} rules of config {m.name} can hold together", elapsed_s=c.elapsed_s))
     for r in rules:
         others = [o.formula for o in rules if o is not r]
+        for text, cond in r.antecedents:
+            v = solve(list(m.axioms) + others + [cond], timeout_s)
+            if v.status == "unsat":
+                out.append(SpecFinding("EG303", "vacuous", "warning", scope, (r.id,),
+                                       f"{r.id}: the condition `{text}` can never be true given the other rules, "
+                                       "so the rule holds vacuously", (f'{r.id}: "{r.prose}"',)))
         if not others:
             continue
         v = solve(list(m.axioms) + others + [z3.Not(r.formula)], timeout_s)
