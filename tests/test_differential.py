@@ -257,7 +257,7 @@ def test_method_raises_and_old(harness: Any, amount: int) -> None:
 def test_invariant_and_its_violation(harness: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     mod, _ = harness
     ob_params = [n for n, _ in _obligation(harness, "INV-1").params]
-    args = {n: (1 if n.startswith("op") else 5) for n in ob_params}  # op 1 = withdraw, amount 5 > balance 0
+    args = {n: (0 if n.startswith("op") else 5) for n in ob_params}  # op 0 = withdraw (declared first), 5 > 0
     assert mod.check_INV_1(**args) == 0  # the real withdraw refuses the overdraft
     monkeypatch.setattr(mod, "Account", sys.modules["eg_diff_target"].BadAccount)
     with pytest.raises(icontract.ViolationError, match="INV-1"):
