@@ -50,6 +50,20 @@ CODES: dict[str, str] = {
     "EG220": "imported spec cannot be read, or imports form a cycle",
     "EG221": "a name is declared twice",
     "EG222": "a stub replaces a name the target does not define",
+    # EG3xx: findings of the Z3 analysis about the spec (verifier/spec_findings.py, docs/analysis.md)
+    "EG300": "consistent: the requirements can hold together (a witness assignment exists)",
+    "EG301": "conflict: the requirements cannot all hold (a minimal unsat core names them)",
+    "EG302": "vacuous precondition or assume: it can never hold",
+    "EG303": "vacuous implication: its left side can never be true given the other requirements",
+    "EG304": "redundant: the requirement is implied by the others (information)",
+    "EG305": "unrealizable: an input meets the preconditions but no result meets the postconditions",
+    "EG306": "realizable: every input meeting the preconditions has an allowed result",
+    "EG307": "weak-spec witness: an obviously wrong behaviour satisfies the spec",
+    "EG308": "not in the Z3 fragment: the requirement was not analysed (the construct is named)",
+    "EG309": "the solver returned unknown (the reason is given)",
+    "EG310": "config rule violated by the configuration file (offending values named)",
+    "EG311": "smallest repair of the configuration (fewest fields, then smallest numeric distance)",
+    "EG312": "approximated: the requirement was analysed with an approximation (floats as reals ...)",
 }
 
 

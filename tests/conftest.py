@@ -3,19 +3,14 @@ in-process CLI runner, and a private evalgap result cache for every test (never 
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass
+import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
-from click.testing import CliRunner
 
-from evalgap.verifier.cli import cli
+sys.path.insert(0, str(Path(__file__).parent))
 
-ROOT = Path(__file__).resolve().parents[1]
-CASES = ROOT / "case_studies"
-SHARED_DATA = ROOT.parent / "shared" / "data"
+from egtest import SHARED_DATA  # noqa: E402
 
 
 @pytest.fixture()
@@ -24,22 +19,6 @@ def shared_data() -> Path:
     if not SHARED_DATA.is_dir():
         pytest.skip(f"benchmark data not found at {SHARED_DATA} (only present in the project's workplace)")
     return SHARED_DATA
-
-
-@dataclass
-class CliResult:
-    exit_code: int
-    stdout: str
-    stderr: str
-
-    def json(self) -> Any:
-        return json.loads(self.stdout)
-
-
-def run_cli(*args: str) -> CliResult:
-    """Run ``evalgap ARGS`` in-process and return its exit code and separate output streams."""
-    result = CliRunner().invoke(cli, list(args), catch_exceptions=False)
-    return CliResult(result.exit_code, result.stdout, result.stderr)
 
 
 @pytest.fixture(scope="session")

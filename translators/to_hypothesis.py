@@ -1,63 +1,141 @@
-"""Spec parameter types to Hypothesis strategies (as Python source text; hypothesis is not imported here).
+"""Spec types to Hypothesis strategy source, and a pytest module of Hypothesis properties (``evalgap export
+--to pytest``).
 
-The strategies are built constructively from each parameter's :class:`~evalgap.specs_lang.ast.TypeRef`,
-so every generated value has the declared type; preconditions that the types do not express are applied
-by the Hypothesis worker with ``assume()`` (a rejected example), and its filter rate is reported.
-
-| spec type | strategy source |
-|---|---|
-| ``int`` / ``bool`` / ``float`` / ``str`` / ``bytes`` / ``None`` | ``st.integers()`` / ``st.booleans()`` / ``st.floats()`` / ``st.text()`` / ``st.binary()`` / ``st.none()`` |
-| ``list[T]`` / ``set[T]`` / ``frozenset[T]`` | ``st.lists(T)`` / ``st.sets(T)`` / ``st.frozensets(T)`` |
-| ``dict[K, V]`` | ``st.dictionaries(K, V)`` |
-| ``tuple[A, B, ...]`` | ``st.tuples(A, B, ...)`` |
-| ``Optional[T]`` / ``Union[A, B]`` | ``st.one_of(st.none(), T)`` / ``st.one_of(A, B)`` |
-
-``List``, ``Dict``, ``Set``, ``FrozenSet``, ``Tuple`` (typing's spellings) are accepted too. Any other type
-(a class of the target) is :class:`~evalgap.translators.errors.UnsupportedConstruct` for now; the engine
-reports Hypothesis's verdict as ``unknown`` with that reason. The source is evaluated by the worker with
-``st`` bound to ``hypothesis.strategies``.
+Narrowings are *constructive*: ``n: int in 0..1000`` becomes ``st.integers(min_value=0, max_value=1000)``,
+``xs: list[int] len 1..50`` becomes ``st.lists(st.integers(), min_size=1, max_size=50)``, ``s: str digits``
+becomes ``st.text(alphabet='0123456789')``; nothing is filtered away that the spec allows. Types the
+strategies do not know (classes of the target) raise :class:`UnsupportedConstruct` for the engine (its
+verdict is then ``unknown`` with that reason) and use ``st.from_type`` in exported pytest modules. This module emits source text only;
+Hypothesis is imported by the generated module.
 """
 
 from __future__ import annotations
 
 from evalgap.specs_lang import ast as A
 from evalgap.translators.errors import UnsupportedConstruct
+from evalgap.translators.to_icontract import Harness
 
-__all__ = ["strategy_source", "requirement_strategies"]
+__all__ = ["strategy_source", "requirement_strategies", "pytest_module"]
 
-_SCALARS = {"int": "st.integers()", "bool": "st.booleans()", "float": "st.floats()", "str": "st.text()",
-            "bytes": "st.binary()", "None": "st.none()", "NoneType": "st.none()"}
-_ONE_ARG = {"list": "st.lists", "List": "st.lists", "Sequence": "st.lists", "set": "st.sets", "Set": "st.sets",
-            "frozenset": "st.frozensets", "FrozenSet": "st.frozensets"}
+_SIMPLE = {"int": "st.integers({})", "bool": "st.booleans()", "None": "st.none()", "bytes": "st.binary({})",
+           "float": "st.floats({}allow_nan=False, allow_infinity=False)"}
 
 
-def strategy_source(t: A.TypeRef) -> str:
-    """Hypothesis strategy source for a spec type (see the module's table).
+def _bounds(t: A.TypeRef, lo_key: str, hi_key: str, which: A.Range | None) -> str:
+    if which is None:
+        return ""
+    return f"{lo_key}={which.lo!r}, {hi_key}={which.hi!r}"
+
+
+def strategy_source(t: A.TypeRef, from_type: bool = False) -> str:
+    """Python source of a Hypothesis strategy (``st.``) for values of ``t``, narrowings built in.
 
     Args:
         t: the parameter's type.
-
-    Returns:
-        Python source of a strategy expression, e.g. ``st.lists(st.integers())``.
+        from_type: for a type with no constructive strategy (a class of the target), emit
+            ``st.from_type(Name)`` instead of raising (exported modules import the target's names).
 
     Raises:
-        UnsupportedConstruct: a type with no constructive strategy yet (a class of the target, ``Any``).
+        UnsupportedConstruct: such a type when ``from_type`` is False.
     """
-    name, args = t.name, t.args
-    if name in _SCALARS and not args:
-        return _SCALARS[name]
-    if name in _ONE_ARG and len(args) == 1:
-        return f"{_ONE_ARG[name]}({strategy_source(args[0])})"
-    if name in ("dict", "Dict", "Mapping") and len(args) == 2:
-        return f"st.dictionaries({strategy_source(args[0])}, {strategy_source(args[1])})"
-    if name in ("tuple", "Tuple") and args:
-        return f"st.tuples({', '.join(strategy_source(a) for a in args)})"
-    if name == "Optional" and len(args) == 1:
-        return f"st.one_of(st.none(), {strategy_source(args[0])})"
-    if name == "Union" and args:
-        return f"st.one_of({', '.join(strategy_source(a) for a in args)})"
+    base = t.name.split(".")[-1]
+    size = _bounds(t, "min_size", "max_size", t.length)
+    if base == "int":
+        return f"st.integers({_bounds(t, 'min_value', 'max_value', t.range)})"
+    if base == "float":
+        rng = _bounds(t, "min_value", "max_value", t.range)
+        return f"st.floats({rng})"
+    if base == "bool":
+        return "st.booleans()"
+    if base == "None":
+        return "st.none()"
+    if base == "bytes":
+        return f"st.binary({size})"
+    if base == "str":
+        alpha = f"alphabet={t.alphabet.chars!r}" if t.alphabet is not None else ""
+        return f"st.text({', '.join(x for x in (alpha, size) if x)})"
+    args = [strategy_source(a, from_type) for a in t.args]
+    if base in ("list", "List", "Sequence"):
+        return f"st.lists({args[0] if args else 'st.integers()'}{', ' + size if size else ''})"
+    if base in ("set", "Set", "frozenset", "FrozenSet"):
+        fn = "st.frozensets" if base.lower() == "frozenset" else "st.sets"
+        return f"{fn}({args[0] if args else 'st.integers()'}{', ' + size if size else ''})"
+    if base in ("dict", "Dict", "Mapping"):
+        k, v = (args + ["st.integers()", "st.integers()"])[:2]
+        return f"st.dictionaries({k}, {v}{', ' + size if size else ''})"
+    if base in ("tuple", "Tuple"):
+        return f"st.tuples({', '.join(args)})"
+    if base == "Optional":
+        return f"st.one_of(st.none(), {args[0] if args else 'st.integers()'})"
+    if base == "Union" and args:
+        return f"st.one_of({', '.join(args)})"
+    if from_type:
+        return f"st.from_type({t.name})"
     raise UnsupportedConstruct(f"type {t} for Hypothesis", t.span,
                                "Hypothesis strategies are built for builtin scalars and containers only")
+
+
+def pytest_module(spec: A.Spec, harness: Harness) -> str:
+    """A pytest module: the harness source followed by one Hypothesis test per checkable requirement.
+
+    A test fails when a postcondition (``ensures``, ``expect``, ``raises``, invariant) is violated; an input
+    that violates a precondition is rejected (``hypothesis.reject``), as the spec excludes it.
+    """
+    types: dict[str, dict[str, A.TypeRef]] = {}
+    for req, owner in spec.all_requirements():
+        params: tuple[A.Param, ...] = ()
+        for c in req.clauses:
+            if isinstance(c, A.Scenario):
+                params = c.params
+        if isinstance(owner, A.FunctionDecl) and not params:
+            params = owner.params
+        types[req.id] = {p.name: p.type for p in params}
+        if isinstance(owner, A.MethodDecl):
+            cls = next((c for c in spec.classes if owner in c.methods), None)
+            init = next((m for m in cls.methods if m.name == "__init__"), None) if cls else None
+            types[req.id].update({p.name: p.type for p in owner.params})
+            if init is not None:
+                types[req.id].update({f"init_{p.name}": p.type for p in init.params})
+    lines = [harness.source, "", "# ---- Hypothesis properties (evalgap export --to pytest)", "",
+             "import hypothesis", "from hypothesis import given, settings, strategies as st", ""]
+    for ob in harness.obligations:
+        if ob.function is None:
+            continue
+        known = types.get(ob.req_id, {})
+        strategies = []
+        for name, text in ob.params:
+            t = known.get(name)
+            if t is None and name.startswith(("s1_", "s2_", "s3_")):
+                t = _method_param(spec, name)
+            if t is not None:
+                strategies.append(f"{name}={strategy_source(t, from_type=True)}")
+            elif name.startswith("op"):
+                strategies.append(f"{name}=st.integers(0, 9)")
+            elif text == "list[int]":
+                strategies.append(f"{name}=st.lists(st.integers(0, 9), max_size=4)")
+            else:
+                strategies.append(f"{name}=st.from_type({text})")
+        args = ", ".join(n for n, _ in ob.params)
+        lines += ["", "", "@settings(max_examples=200, deadline=None)"]
+        if strategies:
+            lines.append(f"@given({', '.join(strategies)})")
+        lines += [f"def test_{ob.function[len('check_'):]}({args}) -> None:",
+                  f'    """{ob.req_id} (Hypothesis property)."""',
+                  "    try:", f"        returned = {ob.function}({args})", "    except icontract.ViolationError as exc:",
+                  "        if str(exc).startswith('[pre] '):", "            hypothesis.reject()", "        raise"]
+        if ob.kind == "example":
+            lines.append("    assert returned == 0, f'example {returned} fails'")
+    return "\n".join(lines) + "\n"
+
+
+def _method_param(spec: A.Spec, name: str) -> A.TypeRef | None:
+    step_rest = name.split("_", 1)[1]
+    for c in spec.classes:
+        for m in c.methods:
+            for p in m.params:
+                if step_rest == f"{m.name}_{p.name}":
+                    return p.type
+    return None
 
 
 def requirement_strategies(req: A.Requirement, owner: object) -> tuple[str, ...]:

@@ -244,7 +244,7 @@ def analyze(spec: Path, fmt: str, timeout: float) -> None:
     Exit 1 on a conflict or an unrealizable contract, 3 when something could not be analysed, else 0.
     """
     from evalgap.verifier.analysis import analyze_spec
-    from evalgap.verifier.report_analysis import render_analysis_json, render_analysis_text
+    from evalgap.verifier.report_analysis import render_analysis_json
     from evalgap.verifier.spec_findings import analysis_exit_code
 
     try:
@@ -256,7 +256,7 @@ def analyze(spec: Path, fmt: str, timeout: float) -> None:
     if fmt == "json":
         click.echo(render_analysis_json(report), nl=False)
     else:
-        render_analysis_text(report, click.get_text_stream("stdout"))
+        click.echo(_analysis_text(report), nl=False)
     raise SystemExit(analysis_exit_code(report))
 
 
@@ -273,7 +273,7 @@ def check_config(spec: Path, config_file: Path, config_name: str | None, freeze:
     """Check CONFIG_FILE (.json, .yaml, .toml) against SPEC's config rules; name every violated rule with
     the offending values and propose the smallest repair. Exit 1 on a violation."""
     from evalgap.verifier.analysis import check_config_file
-    from evalgap.verifier.report_analysis import render_analysis_json, render_analysis_text
+    from evalgap.verifier.report_analysis import render_analysis_json
     from evalgap.verifier.spec_findings import analysis_exit_code
 
     try:
@@ -287,8 +287,18 @@ def check_config(spec: Path, config_file: Path, config_name: str | None, freeze:
     if fmt == "json":
         click.echo(render_analysis_json(report), nl=False)
     else:
-        render_analysis_text(report, click.get_text_stream("stdout"))
+        click.echo(_analysis_text(report), nl=False)
     raise SystemExit(analysis_exit_code(report))
+
+
+def _analysis_text(report: object) -> str:
+    import io
+
+    from evalgap.verifier.report_analysis import render_analysis_text
+
+    buf = io.StringIO()
+    render_analysis_text(report, buf)  # type: ignore[arg-type]
+    return buf.getvalue()
 
 
 def case_freeze(folder: Path) -> tuple[str, ...]:
@@ -314,9 +324,12 @@ def _load_spec(spec: Path) -> tuple[object, Case | None]:
             path = reqs[0]
     elif not spec.exists():
         raise UsageError(f"spec {spec} does not exist")
-    parsed = parse_file(path)
-    check_structure(parsed, path.read_text(encoding="utf-8"))
-    return parsed, case
+    from evalgap.specs_lang.check import check_spec as check_spec_text
+    from evalgap.specs_lang.loader import load_spec
+
+    loaded = load_spec(path)
+    check_spec_text(loaded.spec, loaded.sources, None)  # spec-only: the analysis never runs the target
+    return loaded.spec, case
 
 
 @cli.command()
@@ -411,6 +424,34 @@ def gate(repo: Path, spec: Path, base: str, head: str | None, patch: Path | None
     else:
         click.echo(text, nl=False)
     raise SystemExit(gate_exit_code(report))
+
+
+@cli.command()
+@click.argument("spec", type=click.Path(path_type=Path))
+@click.option("--to", "fmt", type=click.Choice(["icontract", "pytest"]), required=True,
+              help="icontract: a module of contract-wrapped check functions; pytest: plus Hypothesis tests.")
+@click.option("--target", "target_arg", metavar="NAME|MODULE|FILE", help="The code the module wraps.")
+@click.option("--output", "-o", type=click.Path(path_type=Path), help="Write the module here (default: stdout).")
+def export(spec: Path, fmt: str, target_arg: str | None, output: Path | None) -> None:
+    """Export SPEC's requirements as an icontract module or a pytest module of Hypothesis properties."""
+    from evalgap.verifier.export import export_text
+
+    try:
+        spec_path, target, _ = _locate(spec, target_arg)
+        loaded, target = load_checked(spec_path, target, strict_target=False)
+        if target is None:
+            raise UsageError(f"{spec_path}: no target: add `target: FILE.py` to the spec or pass --target")
+        text = export_text(loaded.spec, target, fmt)
+    except SpecError as exc:
+        _fail(exc.render())
+        return
+    except VerifierError as exc:
+        _fail(f"error: {exc}")
+        return
+    if output:
+        _write_atomic(output, text)
+    else:
+        click.echo(text, nl=False)
 
 
 def main() -> None:

@@ -1,37 +1,29 @@
 """Findings about the spec itself (Z3 analysis), distinct from the verdicts on code.
 
 Kinds (fixed words): ``consistent``, ``conflict``, ``vacuous``, ``redundant``, ``realizable``,
-``unrealizable``, ``witness``, ``violation``, ``repair``, ``unknown``. Codes are ``EG3xx`` (the table is
-:data:`ANALYSIS_CODES`, mirrored in docs/analysis.md). Severity: ``error`` (a conflict, an unrealizable
-contract or a config violation: exit code 1), ``warning`` (vacuity, weak-spec witnesses), ``info``
-(consistent, redundant, realizable, a proposed repair), ``unknown`` (not in the Z3 fragment, or the
-solver gave up: exit code 3 when nothing worse).
+``unrealizable``, ``witness``, ``violation``, ``repair``, ``approximated``, ``unknown``. Codes are ``EG3xx``
+(:data:`ANALYSIS_CODES`, rows of the one diagnostics table; docs/analysis.md). Severity: ``error`` (a
+conflict, an unrealizable contract or a config violation: exit code 1), ``warning`` (vacuity, weak-spec
+witnesses), ``info`` (consistent, redundant, realizable, a proposed repair, an approximation, and a
+weak-spec query the solver could not decide: a search for weaknesses, not a property of a requirement),
+``unknown`` (not in the Z3 fragment, or the solver gave up on consistency, vacuity or realizability: exit
+code 3 when nothing worse).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from evalgap.specs_lang.errors import CODES
+
 __all__ = ["SpecFinding", "AnalysisReport", "ANALYSIS_CODES", "FINDING_KINDS", "analysis_exit_code"]
 
-#: EG3xx codes with their one-line meaning.
-ANALYSIS_CODES: dict[str, str] = {
-    "EG300": "consistent: the requirements can hold together (a witness assignment exists)",
-    "EG301": "conflict: the requirements cannot all hold (a minimal unsat core names them)",
-    "EG302": "vacuous precondition or assume: it can never hold",
-    "EG303": "vacuous implication: its left side can never be true given the other requirements",
-    "EG304": "redundant: the requirement is implied by the others (information)",
-    "EG305": "unrealizable: an input meets the preconditions but no result meets the postconditions",
-    "EG306": "realizable: every input meeting the preconditions has an allowed result",
-    "EG307": "weak-spec witness: an obviously wrong behaviour satisfies the spec",
-    "EG308": "not in the Z3 fragment: the requirement was not analysed (the construct is named)",
-    "EG309": "the solver returned unknown (the reason is given)",
-    "EG310": "config rule violated by the configuration file (offending values named)",
-    "EG311": "smallest repair of the configuration (fewest fields, then smallest numeric distance)",
-}
+#: EG3xx codes with their one-line meaning (the rows of the one diagnostics table,
+#: :data:`evalgap.specs_lang.errors.CODES`).
+ANALYSIS_CODES: dict[str, str] = {k: v for k, v in CODES.items() if k.startswith("EG3")}
 
 FINDING_KINDS = ("consistent", "conflict", "vacuous", "redundant", "realizable", "unrealizable", "witness",
-                 "violation", "repair", "unknown")
+                 "violation", "repair", "approximated", "unknown")
 
 
 @dataclass(frozen=True)

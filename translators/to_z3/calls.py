@@ -9,7 +9,6 @@ become uninterpreted functions; user helpers are inlined (recursive ones become 
 from __future__ import annotations
 
 import itertools
-
 from dataclasses import dataclass
 from typing import Callable
 
@@ -22,6 +21,8 @@ from evalgap.translators.to_z3.types import BOOL, INT, REAL, STR, Ty, field_acce
 from evalgap.translators.to_z3.values import Val, as_int, as_real, coerce, common_type, seq_of, truthy
 
 __all__ = ["call", "domain", "comprehension", "slice_of", "Domain"]
+
+_DEF_COUNTER = itertools.count()
 
 
 @dataclass(frozen=True)
@@ -69,8 +70,8 @@ def domain(t: Translator, node: A.Expr, targets: tuple[str, ...], span: A.Span) 
         if seq.ty is None or seq.ty.kind != "seq":
             raise UnsupportedConstruct(f"enumerate() of {seq.ty}", node.span)
         i = t.fresh(targets[0], INT)
-        return Domain(None, (i,), z3.And(0 <= i, i < z3.Length(seq.term)),  # type: ignore[arg-type]
-                      {targets[0]: Val(INT, i), targets[1]: Val(seq.ty.args[0], seq.term[i])})  # type: ignore
+        return Domain(None, (i,), z3.And(0 <= i, i < z3.Length(seq.term)),
+                      {targets[0]: Val(INT, i), targets[1]: Val(seq.ty.args[0], seq.term[i])})
     v = t.expr(node)
     if v.elems is not None:
         return Domain(tuple(_unpack(targets, e, span) for e in v.elems))
@@ -78,11 +79,11 @@ def domain(t: Translator, node: A.Expr, targets: tuple[str, ...], span: A.Span) 
         return Domain(())
     if v.ty.kind in ("seq", "str"):
         i = t.fresh("i", INT)
-        elem = Val(STR, z3.SubString(v.term, i, 1)) if v.ty == STR else Val(v.ty.args[0], v.term[i])  # type: ignore
-        return Domain(None, (i,), z3.And(0 <= i, i < z3.Length(v.term)), _unpack(targets, elem, span))  # type: ignore
+        elem = Val(STR, z3.SubString(v.term, i, 1)) if v.ty == STR else Val(v.ty.args[0], v.term[i])
+        return Domain(None, (i,), z3.And(0 <= i, i < z3.Length(v.term)), _unpack(targets, elem, span))
     if v.ty.kind == "set":
         x = t.fresh(targets[0], v.ty.args[0])
-        return Domain(None, (x,), z3.IsMember(x, v.term), _unpack(targets, Val(v.ty.args[0], x), span))  # type: ignore
+        return Domain(None, (x,), z3.IsMember(x, v.term), _unpack(targets, Val(v.ty.args[0], x), span))
     raise UnsupportedConstruct(f"iterating over {v.ty}", span)
 
 
@@ -105,7 +106,7 @@ def comprehension(t: Translator, n: A.Comprehension) -> Val:
     body = _closed_value(t, {**t.env, n.targets[0]: Val(seq.ty.args[0], x)}, n.elt)
     assert body.ty is not None
     lty = Ty("seq", (body.ty,))
-    mapped = Val(lty, z3.SeqMap(z3.Lambda([x], body.term), seq.term))  # type: ignore[arg-type]
+    mapped = Val(lty, z3.SeqMap(z3.Lambda([x], body.term), seq.term))
     return _as_set(mapped) if n.kind == "set" else mapped
 
 
@@ -127,7 +128,7 @@ def _literal_list(elems: tuple[Val, ...], span: A.Span) -> Val:
         return Val(None, None, ())
     ty = elems[0].ty
     for e in elems[1:]:
-        ty = common_type(ty, e.ty, span)
+        ty = common_type(ty, e.ty, span) if ty is not None else None
     if ty is None:
         raise UnsupportedConstruct("a list mixing unrelated types", span)
     lty = Ty("seq", (ty,))
@@ -145,7 +146,7 @@ def _as_set(v: Val) -> Val:
             s = z3.SetAdd(s, e.term)
         return Val(Ty("set", (ety,)), s)
     y = z3.FreshConst(sort_of(ety), "y")
-    return Val(Ty("set", (ety,)), z3.Lambda([y], z3.Contains(v.term, z3.Unit(y))))  # type: ignore[arg-type]
+    return Val(Ty("set", (ety,)), z3.Lambda([y], z3.Contains(v.term, z3.Unit(y))))
 
 
 def slice_of(t: Translator, v: Val, sl: A.Slice, span: A.Span) -> Val:
@@ -154,21 +155,21 @@ def slice_of(t: Translator, v: Val, sl: A.Slice, span: A.Span) -> Val:
         raise UnsupportedConstruct(f"slicing {v.ty or 'an empty list'}", span)
     if sl.step is not None:
         s = z3.simplify(as_int(t.expr(sl.step), span))
-        if not (z3.is_int_value(s) and s.as_long() == 1):  # type: ignore[attr-defined]
+        if not (z3.is_int_value(s) and s.as_long() == 1):
             raise UnsupportedConstruct("a slice with a step", span)
-    n = z3.Length(v.term)  # type: ignore[arg-type]
+    n = z3.Length(v.term)
 
     def norm(node: A.Expr | None, default: z3.ArithRef) -> z3.ArithRef:
         if node is None:
             return default
         x = as_int(t.expr(node), span)
-        return z3.If(x < 0, z3.If(x + n < 0, 0, x + n), z3.If(x > n, n, x))  # type: ignore[return-value]
+        return z3.If(x < 0, z3.If(x + n < 0, 0, x + n), z3.If(x > n, n, x))
 
     lo, hi = norm(sl.lower, z3.IntVal(0)), norm(sl.upper, n)
     length = z3.If(hi > lo, hi - lo, 0)
     if v.ty == STR:
-        return Val(STR, z3.SubString(v.term, lo, length))  # type: ignore[arg-type]
-    return Val(v.ty, z3.Extract(v.term, lo, length))  # type: ignore[arg-type]
+        return Val(STR, z3.SubString(v.term, lo, length))
+    return Val(v.ty, z3.Extract(v.term, lo, length))
 
 
 # ---------------------------------------------------------------------- recursive sequence functions
@@ -194,7 +195,13 @@ def _seq_fun(t: Translator, kind: str, ty: Ty) -> z3.FuncDeclRef:
             body = z3.If(n <= 1, s[0], z3.If(better, s[0], f(tail)))
         z3.RecAddDefinition(f, [s], body)
         return f
-    return t.recfun(f"{kind}:{ty}", make)
+    key = f"{kind}:{ty}"
+    if key not in _SEQ_FUNS:  # Z3 names are global: one definition per process
+        _SEQ_FUNS[key] = make()
+    return _SEQ_FUNS[key]
+
+
+_SEQ_FUNS: dict[str, z3.FuncDeclRef] = {}
 
 
 def _seq_arg(v: Val, what: str, span: A.Span, numeric: bool = True) -> Ty:
@@ -216,7 +223,7 @@ def _minmax(t: Translator, n: A.Call, kind: str) -> Val:
             vals = list(v.elems)
         else:
             ety = _seq_arg(v, kind, n.span)
-            t.require(z3.Length(v.term) > 0)  # type: ignore[arg-type]
+            t.require(z3.Length(v.term) > 0)
             return Val(ety, _seq_fun(t, kind, ety)(v.term))
     if not vals or not all(is_numeric(v.ty) for v in vals):
         raise UnsupportedConstruct(f"{kind}() of non-numbers", n.span)
@@ -262,14 +269,14 @@ def _len(t: Translator, n: A.Call) -> Val:
     if v.elems is not None:
         return Val(INT, z3.IntVal(len(v.elems)))
     if v.ty is not None and v.ty.kind in ("seq", "str"):
-        return Val(INT, z3.Length(v.term))  # type: ignore[arg-type]
+        return Val(INT, z3.Length(v.term))
     raise UnsupportedConstruct(f"len() of {v.ty}", n.span)
 
 
 def _abs(t: Translator, n: A.Call) -> Val:
     v = t.expr(n.args[0])
     if v.ty == REAL:
-        return Val(REAL, z3.If(v.term >= 0, v.term, -v.term))  # type: ignore[operator]
+        return Val(REAL, z3.If(v.term >= 0, v.term, -v.term))
     x = as_int(v, n.span)
     return Val(INT, z3.If(x >= 0, x, -x))
 
@@ -278,7 +285,7 @@ def _int(t: Translator, n: A.Call) -> Val:
     v = t.expr(n.args[0])
     if v.ty == REAL:  # int() truncates toward zero; ToInt floors
         x = v.term
-        return Val(INT, z3.If(x >= 0, z3.ToInt(x), -z3.ToInt(-x)))  # type: ignore[operator, arg-type]
+        return Val(INT, z3.If(x >= 0, z3.ToInt(x), -z3.ToInt(-x)))
     return Val(INT, as_int(v, n.span))
 
 
@@ -329,7 +336,7 @@ def _helper(t: Translator, n: A.Call, name: str) -> Val:
             t.env, t._inlining = saved_env, saved_inl
 
     def make() -> z3.FuncDeclRef:
-        f = z3.RecFunction(f"eg_def_{name}_{next(_FRESH)}", *[sort_of(ty) for _, ty in h.params],
+        f = z3.RecFunction(f"eg_def_{name}_{next(_DEF_COUNTER)}", *[sort_of(ty) for _, ty in h.params],
                            sort_of(h.result))
         t._recfuns[f"def:{name}"] = f  # visible to the body's own recursive calls
         formals = [z3.FreshConst(sort_of(ty), p) for p, ty in h.params]
@@ -338,8 +345,13 @@ def _helper(t: Translator, n: A.Call, name: str) -> Val:
         t.env, t._guards, t._obligations = env, [], []
         try:
             body = coerce(t.expr(h.body), h.result, n.span)
-            if t._obligations:
-                raise UnsupportedConstruct(f"a partial operation inside recursive helper {name}", h.body.span)
+            if t._obligations:  # the body must be total: its guards must make every partial operation defined
+                chk = z3.Solver()
+                chk.set("timeout", 2000)
+                chk.add(z3.Not(z3.And(*t._obligations)))
+                if chk.check() != z3.unsat:
+                    raise UnsupportedConstruct(f"a partial operation inside recursive helper {name}",
+                                               h.body.span, "its guards do not make it defined on all inputs")
         finally:
             t.env, t._guards, t._obligations = saved
         z3.RecAddDefinition(f, formals, body.term)

@@ -19,6 +19,7 @@ from evalgap.specs_lang import ast as A
 from evalgap.translators.errors import TranslationError, UnsupportedConstruct
 from evalgap.translators.pyexpr import to_python
 from evalgap.translators.to_z3.context import SpecContext, narrowing, record_narrowing, spec_context
+from evalgap.translators.to_z3.spec import antecedent_sites
 from evalgap.translators.to_z3.types import BOOL, INT, REAL, STR, Ty, constructor, sort_of, ty_from_ref
 from evalgap.translators.to_z3.values import Val, seq_of
 
@@ -48,7 +49,8 @@ class Leaf:
 @dataclass(frozen=True)
 class ConfigRule:
     """One requirement of a config: ``formula`` (None with ``unsupported`` when not translated) and, for a
-    top-level ``forall`` over a concrete list, one ``(element path, formula)`` per element."""
+    top-level ``forall`` over a concrete list, one ``(element path, formula)`` per element; ``notes`` are
+    the approximations made (floats as reals)."""
 
     id: str
     prose: str
@@ -57,6 +59,8 @@ class ConfigRule:
     elements: tuple[tuple[str, z3.BoolRef], ...] = ()
     unsupported: str | None = None
     role: str = "rule"
+    notes: tuple[str, ...] = ()
+    antecedents: tuple[tuple[str, z3.BoolRef], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -129,25 +133,38 @@ def _rule(req: A.Requirement, env: dict[str, Val], ctx: SpecContext, lets: tuple
     t = ctx.translator(dict(env))
     try:
         for let in lets:
-            t.env[let.name] = t.expr(let.value)
+            t.let(let.name, let.value)
         formula_parts = []
         elements: list[tuple[str, z3.BoolRef]] = []
+        sites: list[tuple[str, z3.BoolRef]] = []
         for c in req.clauses:
             if isinstance(c, A.Let):
-                t.env[c.name] = t.expr(c.value)
+                t.let(c.name, c.value)
                 continue
             if not isinstance(c, (A.Rule, A.Requires, A.Ensures, A.Invariant)):
                 raise UnsupportedConstruct(f"{type(c).__name__.lower()} clause in a config", c.span)
             formula_parts.append(t.formula(c.expr))
-            e = c.expr
-            if isinstance(e, A.Quantifier) and e.kind == "forall" and isinstance(e.domain, A.Name):
-                dom = t.env.get(e.domain.id)
-                if dom is not None and dom.elems is not None and len(e.targets) == 1:
-                    for i, el in enumerate(dom.elems):
-                        elements.append((f"{e.domain.id}[{i}]", t.closed_body({**t.env, e.targets[0]: el}, e.body)))
-        return ConfigRule(req.id, req.prose, text, z3.And(*formula_parts), tuple(elements))
+            elements += _elements(t, c.expr, z3.BoolVal(True))
+            sites += [(to_python(x), t.formula(x)) for x in antecedent_sites(c.expr)]
+        return ConfigRule(req.id, req.prose, text, z3.And(*formula_parts), tuple(elements), notes=tuple(t.notes),
+                          antecedents=tuple(sites))
     except UnsupportedConstruct as exc:
         return ConfigRule(req.id, req.prose, text, None, unsupported=f"not in the Z3 fragment: {exc.construct}")
+
+
+def _elements(t: Any, e: A.Expr, guard: z3.BoolRef) -> list[tuple[str, z3.BoolRef]]:
+    """Per-element conditions of ``forall x in FIELD: body`` over a concrete list, also under ``and`` and on
+    the right of ``==>`` (so the offending elements of a violated rule can be named)."""
+    if isinstance(e, A.BoolOp) and e.op == "and":
+        return [x for v in e.values for x in _elements(t, v, guard)]
+    if isinstance(e, A.Implies):
+        return _elements(t, e.right, z3.And(guard, t.formula(e.left)))
+    if isinstance(e, A.Quantifier) and e.kind == "forall" and isinstance(e.domain, A.Name) and len(e.targets) == 1:
+        dom = t.env.get(e.domain.id)
+        if dom is not None and dom.elems is not None:
+            return [(f"{e.domain.id}[{i}]", z3.Implies(guard, t.closed_body({**t.env, e.targets[0]: el}, e.body)))
+                    for i, el in enumerate(dom.elems)]
+    return []
 
 
 def build_config_model(spec: A.Spec, config: A.ConfigDecl, data: Mapping[str, Any] | None = None,
@@ -176,9 +193,9 @@ def build_config_model(spec: A.Spec, config: A.ConfigDecl, data: Mapping[str, An
             axioms += narrowing(p.type, ty, c) + record_narrowing(ctx, ty, c)
             if ty.kind == "seq" and ty.args[0].kind == "record":
                 i = z3.FreshInt("i")
-                inner = record_narrowing(ctx, ty.args[0], c[i])  # type: ignore[index]
+                inner = record_narrowing(ctx, ty.args[0], c[i])
                 if inner:
-                    axioms.append(z3.ForAll([i], z3.Implies(z3.And(0 <= i, i < z3.Length(c)), z3.And(*inner)))) # type: ignore
+                    axioms.append(z3.ForAll([i], z3.Implies(z3.And(0 <= i, i < z3.Length(c)), z3.And(*inner))))
         else:
             if p.name not in data:
                 raise ConfigDataError(f"{p.name}: missing (the schema of config {config.name} requires it)")

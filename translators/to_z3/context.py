@@ -24,8 +24,8 @@ def calls_name(node: object, name: str) -> bool:
         return True
     if isinstance(node, (tuple, list)):
         return any(calls_name(x, name) for x in node)
-    fields = getattr(node, "__dataclass_fields__", None)
-    return bool(fields) and any(calls_name(getattr(node, f), name) for f in fields if f != "span")
+    fields: dict[str, object] = getattr(node, "__dataclass_fields__", None) or {}
+    return any(calls_name(getattr(node, f), name) for f in fields if f != "span")
 
 
 @dataclass
@@ -47,10 +47,13 @@ class SpecContext:
     functions: dict[str, FuncSig]
     assumptions: tuple[A.Assume, ...]
     problems: dict[str, str] = field(default_factory=dict)
+    recfuns: dict[str, z3.FuncDeclRef] = field(default_factory=dict)
 
     def translator(self, env: dict[str, Val]) -> Translator:
         """A translator over ``env`` plus the top-level lets, with the helpers and functions."""
-        return Translator({**self.lets, **env}, self.functions, self.helpers, globals=dict(self.lets))
+        t = Translator({**self.lets, **env}, self.functions, self.helpers, globals=dict(self.lets))
+        t._recfuns = self.recfuns  # one Z3 recursive function per helper, shared by every requirement
+        return t
 
     def assumes_for(self, names: set[str]) -> list[A.Assume]:
         """The ``assume`` declarations whose free names are all bound by ``names`` (or lets)."""
@@ -92,19 +95,19 @@ def narrowing(ref: A.TypeRef, ty: Ty, term: z3.ExprRef) -> list[z3.BoolRef]:
     out: list[z3.BoolRef] = []
     rng = getattr(ref, "range", None)
     if rng is not None and ty.kind in ("int", "real"):
-        out += [term >= rng.lo, term <= rng.hi]  # type: ignore[operator]
+        out += [term >= rng.lo, term <= rng.hi]
     length = getattr(ref, "length", None)
     if length is not None and ty.kind in ("seq", "str"):
-        out += [z3.Length(term) >= int(length.lo), z3.Length(term) <= int(length.hi)]  # type: ignore[arg-type]
+        out += [z3.Length(term) >= int(length.lo), z3.Length(term) <= int(length.hi)]
     alpha = getattr(ref, "alphabet", None)
     if alpha is not None and ty.kind == "str" and alpha.chars:
         chars = z3.Union(*[z3.Re(z3.StringVal(c)) for c in sorted(set(alpha.chars))])
-        out.append(z3.InRe(term, z3.Star(chars)))  # type: ignore[arg-type]
+        out.append(z3.InRe(term, z3.Star(chars)))
     if ty.kind == "seq" and ref.args and getattr(ref.args[0], "narrowed", False):
         i = z3.FreshInt("i")
-        inner = narrowing(ref.args[0], ty.args[0], term[i])  # type: ignore[index]
+        inner = narrowing(ref.args[0], ty.args[0], term[i])
         if inner:
-            out.append(z3.ForAll([i], z3.Implies(z3.And(0 <= i, i < z3.Length(term)), z3.And(*inner))))  # type: ignore
+            out.append(z3.ForAll([i], z3.Implies(z3.And(0 <= i, i < z3.Length(term)), z3.And(*inner))))
     return out
 
 

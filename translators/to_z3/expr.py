@@ -68,6 +68,8 @@ class Translator:
         functions: target functions callable from the spec (uninterpreted).
         helpers: user helpers by name.
         globals: top-level ``let`` values (the only outer names a helper body sees).
+        lazy: ``let`` clauses: name -> (expression, environment at the ``let``); a named expression is
+            translated where it is used, so its definedness conditions get the guards of the use site.
         notes: approximations made so far (``float modelled as real``), for the report.
     """
 
@@ -78,6 +80,7 @@ class Translator:
     _guards: list[z3.BoolRef] = field(default_factory=list)
     _obligations: list[z3.BoolRef] = field(default_factory=list)
     globals: dict[str, Val] = field(default_factory=dict)
+    lazy: dict[str, tuple[A.Expr, dict[str, Val]]] = field(default_factory=dict)
     _recfuns: dict[str, z3.FuncDeclRef] = field(default_factory=dict)
     _inlining: tuple[str, ...] = ()
 
@@ -126,6 +129,11 @@ class Translator:
         finally:
             self._guards.pop()
 
+    def let(self, name: str, value: A.Expr) -> None:
+        """Bind ``name`` to the named expression ``value`` in the current environment (inlined at use)."""
+        self.env.pop(name, None)
+        self.lazy[name] = (value, dict(self.env))
+
     def note(self, text: str) -> None:
         """Record an approximation (once)."""
         if text not in self.notes:
@@ -161,7 +169,18 @@ def _span(node: object) -> A.Span:
 # ---------------------------------------------------------------------- leaves
 def _name(t: Translator, n: A.Name) -> Val:
     if n.id in t.env:
-        return t.env[n.id]
+        v = t.env[n.id]
+        if v.ty == REAL:
+            t.note("float modelled as real (no rounding, NaN or infinity)")
+        return v
+    if n.id in t.lazy:
+        value, env = t.lazy[n.id]
+        saved = t.env
+        t.env = env
+        try:
+            return t.expr(value)
+        finally:
+            t.env = saved
     raise UnsupportedConstruct(f"name `{n.id}`", n.span, "not a parameter, helper or field")
 
 
@@ -178,18 +197,18 @@ def _const(t: Translator, n: A.Const) -> Val:
 # ---------------------------------------------------------------------- arithmetic
 def _py_floordiv(a: z3.ArithRef, b: z3.ArithRef) -> z3.ArithRef:
     q, r = a / b, a % b  # SMT-LIB: Euclidean, 0 <= r < |b|
-    return z3.If(z3.And(b < 0, r != 0), q - 1, q)  # type: ignore[no-any-return]
+    return z3.If(z3.And(b < 0, r != 0), q - 1, q)
 
 
 def _py_mod(a: z3.ArithRef, b: z3.ArithRef) -> z3.ArithRef:
     r = a % b
-    return z3.If(z3.And(b < 0, r != 0), r + b, r)  # type: ignore[no-any-return]
+    return z3.If(z3.And(b < 0, r != 0), r + b, r)
 
 
 def arith(t: Translator, op: str, a: Val, b: Val, span: A.Span) -> Val:
     """``a op b`` for ``+ - * / // % **`` with Python's typing and floor semantics."""
     if op == "+" and a.ty is not None and b.ty is not None and a.ty == b.ty == STR:
-        return Val(STR, z3.Concat(a.term, b.term))  # type: ignore[arg-type]
+        return Val(STR, z3.Concat(a.term, b.term))
     if op == "+" and (a.ty is None or a.ty.kind == "seq") and (b.ty is None or b.ty.kind == "seq"):
         ty = common_type(a.ty, b.ty, span)
         if ty is None:
@@ -198,7 +217,7 @@ def arith(t: Translator, op: str, a: Val, b: Val, span: A.Span) -> Val:
             raise UnsupportedConstruct(f"{a.ty} + {b.ty}", span)
         ca, cb = coerce(a, ty, span), coerce(b, ty, span)
         elems = ca.elems + cb.elems if ca.elems is not None and cb.elems is not None else None
-        return Val(ty, z3.Concat(ca.term, cb.term), elems)  # type: ignore[arg-type]
+        return Val(ty, z3.Concat(ca.term, cb.term), elems)
     if not (is_numeric(a.ty) and is_numeric(b.ty)):
         raise UnsupportedConstruct(f"{a.ty or 'list'} {op} {b.ty or 'list'}", span)
     real = REAL in (a.ty, b.ty)
@@ -216,7 +235,7 @@ def arith(t: Translator, op: str, a: Val, b: Val, span: A.Span) -> Val:
     if op == "**":
         if b.ty != INT or not z3.is_int_value(z3.simplify(b.term)):
             raise UnsupportedConstruct("** with a non-constant exponent", span)
-        k = z3.simplify(b.term).as_long()  # type: ignore[union-attr]
+        k = z3.simplify(b.term).as_long()
         if k < 0 or k > 64:
             raise UnsupportedConstruct(f"** {k}", span, "exponent must be a constant in 0..64")
         base = as_real(a, span) if real else as_int(a, span)
@@ -240,7 +259,7 @@ def _unary(t: Translator, n: A.UnaryOp) -> Val:
     if not is_numeric(v.ty):
         raise UnsupportedConstruct(f"unary {n.op} on {v.ty}", n.span)
     if v.ty == REAL:
-        return Val(REAL, -v.term if n.op == "-" else v.term)  # type: ignore[operator]
+        return Val(REAL, -v.term if n.op == "-" else v.term)
     x = as_int(v, n.span)
     return Val(INT, -x if n.op == "-" else x)
 
@@ -301,21 +320,21 @@ def membership(t: Translator, x: Val, coll: Val, span: A.Span) -> z3.BoolRef:
     if coll.ty == STR:
         if x.ty != STR:
             raise UnsupportedConstruct(f"{x.ty} in str", span)
-        return z3.Contains(coll.term, x.term)  # type: ignore[arg-type]
+        return z3.Contains(coll.term, x.term)
     if coll.ty.kind == "seq":
         elem = coll.ty.args[0]
         if common_type(x.ty, elem, span) != elem:
             return z3.BoolVal(False) if common_type(x.ty, elem, span) is None else _seq_member_real(x, coll)
-        return z3.Contains(coll.term, z3.Unit(coerce(x, elem, span).term))  # type: ignore[arg-type]
+        return z3.Contains(coll.term, z3.Unit(coerce(x, elem, span).term))
     if coll.ty.kind == "set":
-        return z3.IsMember(coerce(x, coll.ty.args[0], span).term, coll.term)  # type: ignore[arg-type]
+        return z3.IsMember(coerce(x, coll.ty.args[0], span).term, coll.term)
     raise UnsupportedConstruct(f"`in` on {coll.ty}", span)
 
 
 def _seq_member_real(x: Val, coll: Val) -> z3.BoolRef:
     i = z3.FreshInt("i")
     s = coll.term
-    return z3.Exists([i], z3.And(0 <= i, i < z3.Length(s), z3.ToReal(s[i]) == as_real(x)))  # type: ignore
+    return z3.Exists([i], z3.And(0 <= i, i < z3.Length(s), z3.ToReal(s[i]) == as_real(x)))
 
 
 def compare(t: Translator, op: str, a: Val, b: Val, span: A.Span) -> z3.BoolRef:
@@ -335,11 +354,11 @@ def compare(t: Translator, op: str, a: Val, b: Val, span: A.Span) -> z3.BoolRef:
             else:
                 x, y = as_int(a, span), as_int(b, span)
         elif a.ty == b.ty == STR:
-            x, y = a.term, b.term  # type: ignore[assignment]
+            x, y = a.term, b.term
         elif a.ty is not None and a.ty == b.ty and a.ty.kind == "set":
             sub = {"<=": (a, b), ">=": (b, a), "<": (a, b), ">": (b, a)}[op]
-            res = z3.IsSubset(sub[0].term, sub[1].term)  # type: ignore[arg-type]
-            return z3.And(res, sub[0].term != sub[1].term) if op in ("<", ">") else res  # type: ignore
+            res = z3.IsSubset(sub[0].term, sub[1].term)
+            return z3.And(res, sub[0].term != sub[1].term) if op in ("<", ">") else res
         else:
             raise UnsupportedConstruct(f"{a.ty} {op} {b.ty}", span)
         return {"<": lambda: x < y, "<=": lambda: x <= y, ">": lambda: x > y, ">=": lambda: x >= y}[op]()
@@ -383,7 +402,7 @@ def range_bounds(t: Translator, call: A.Call) -> tuple[z3.ArithRef, z3.ArithRef,
     step = None
     if len(args) == 3:
         s = z3.simplify(args[2])
-        if not (z3.is_int_value(s) and s.as_long() == 1):  # type: ignore[attr-defined]
+        if not (z3.is_int_value(s) and s.as_long() == 1):
             step = s
     return args[0], args[1], step
 
@@ -398,7 +417,8 @@ def _list(t: Translator, n: A.ListExpr) -> Val:
         ty = common_type(ty, e.ty, n.span)
         if ty is None:
             raise UnsupportedConstruct("a list mixing unrelated types", n.span)
-    assert ty is not None
+    if ty is None:
+        raise UnsupportedConstruct("a list of empty lists (element type unknown)", n.span)
     lty = Ty("seq", (ty,))
     cel = tuple(coerce(e, ty, n.span) for e in elems)
     return Val(lty, seq_of(lty, cel), cel)
@@ -410,7 +430,7 @@ def _tuple(t: Translator, n: A.TupleExpr) -> Val:
     elems = tuple(t.expr(e) for e in n.elts)
     if any(e.ty is None for e in elems):
         raise UnsupportedConstruct("an empty list inside a tuple", n.span)
-    ty = Ty("tuple", tuple(e.ty for e in elems))  # type: ignore[misc]
+    ty = Ty("tuple", tuple(e.ty for e in elems if e.ty is not None))
     return Val(ty, constructor(ty)(*[e.term for e in elems]), elems)
 
 
@@ -429,6 +449,8 @@ def _attribute(t: Translator, n: A.Attribute) -> Val:
     fty = v.ty.field_type(n.attr) if v.ty is not None else None
     if v.ty is None or fty is None:
         raise UnsupportedConstruct(f"attribute .{n.attr} of {v.ty}", n.span)
+    if fty == REAL:
+        t.note("float modelled as real (no rounding, NaN or infinity)")
     return Val(fty, field_accessor(v.ty, v.ty.fields.index(n.attr))(v.term))
 
 
@@ -443,7 +465,7 @@ def _subscript(t: Translator, n: A.Subscript) -> Val:
         k = z3.simplify(as_int(idx, n.span))
         if not z3.is_int_value(k):
             raise UnsupportedConstruct("a tuple indexed by a variable", n.span)
-        i = k.as_long()  # type: ignore[attr-defined]
+        i = k.as_long()
         if not -len(v.ty.args) <= i < len(v.ty.args):
             t.require(z3.BoolVal(False))
             return Val(v.ty.args[0], z3.FreshConst(sort_of(v.ty.args[0])))
@@ -452,12 +474,12 @@ def _subscript(t: Translator, n: A.Subscript) -> Val:
     if v.ty is None or v.ty.kind not in ("seq", "str"):
         raise UnsupportedConstruct(f"indexing {v.ty or 'an empty list'}", n.span)
     i = as_int(idx, n.span)
-    length = z3.Length(v.term)  # type: ignore[arg-type]
+    length = z3.Length(v.term)
     t.require(z3.And(-length <= i, i < length))
     j = z3.If(i >= 0, i, length + i)
     if v.ty == STR:
-        return Val(STR, z3.SubString(v.term, j, 1))  # type: ignore[arg-type]
-    return Val(v.ty.args[0], v.term[j])  # type: ignore[index]
+        return Val(STR, z3.SubString(v.term, j, 1))
+    return Val(v.ty.args[0], v.term[j])
 
 
 def _quantifier(t: Translator, n: A.Quantifier) -> Val:
@@ -467,7 +489,7 @@ def _quantifier(t: Translator, n: A.Quantifier) -> Val:
     if dom.static is not None:
         parts = [t.closed_body({**t.env, **b}, n.body) for b in dom.static]
         return Val(BOOL, z3.And(*parts) if n.kind == "forall" else z3.Or(*parts))
-    body = t.closed_body({**t.env, **dom.bindings}, n.body)
+    body = t.closed_body({**t.env, **(dom.bindings or {})}, n.body)
     if n.kind == "forall":
         return Val(BOOL, z3.ForAll(dom.bound, z3.Implies(dom.cond, body)))
     return Val(BOOL, z3.Exists(dom.bound, z3.And(dom.cond, body)))
@@ -485,13 +507,13 @@ def _comprehension(t: Translator, n: A.Comprehension) -> Val:
     return comprehension(t, n)
 
 
-def _unsupported(what: str) -> Callable[[Translator, object], Val]:
+def _unsupported(what: str) -> Callable[..., Val]:
     def handler(t: Translator, n: object) -> Val:
         raise UnsupportedConstruct(what, _span(n))
     return handler
 
 
-_HANDLERS: dict[type, Callable[[Translator, object], Val]] = {  # type: ignore[dict-item]
+_HANDLERS: dict[type, Callable[..., Val]] = {
     A.Name: _name, A.Const: _const, A.BinOp: _binop, A.UnaryOp: _unary, A.BoolOp: _boolop, A.Not: _not,
     A.Compare: _compare, A.Implies: _implies, A.Iff: _iff, A.IfExp: _ifexp, A.Call: _call,
     A.Attribute: _attribute, A.Subscript: _subscript, A.ListExpr: _list, A.TupleExpr: _tuple,

@@ -14,7 +14,7 @@ Every requirement that cannot be translated keeps its reason (``not in the Z3 fr
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterator, Mapping
+from typing import Callable, Iterator, Mapping
 
 import z3
 
@@ -89,17 +89,17 @@ def antecedent_sites(e: A.Expr) -> Iterator[A.Expr]:
     """For each implication ``L ==> R`` in ``e`` (through ``and``, ``forall`` and right sides of
     implications), an expression that is satisfiable iff ``L`` can be true in its context:
     ``forall x in S: L ==> R`` yields ``exists x in S: L``."""
-    def walk(node: A.Expr, wrap: object) -> Iterator[A.Expr]:
-        w = wrap  # type: ignore[assignment]
+    def walk(node: A.Expr, wrap: Callable[[A.Expr], A.Expr]) -> Iterator[A.Expr]:
+        w = wrap
         if isinstance(node, A.Implies):
-            yield w(node.left)  # type: ignore[operator]
-            yield from walk(node.right, lambda x: w(A.BoolOp("and", (node.left, x), node.span)))  # type: ignore
+            yield w(node.left)
+            yield from walk(node.right, lambda x: w(A.BoolOp("and", (node.left, x), node.span)))
         elif isinstance(node, A.BoolOp) and node.op == "and":
             for v in node.values:
                 yield from walk(v, w)
         elif isinstance(node, A.Quantifier) and node.kind == "forall":
             yield from walk(node.body, lambda x: w(A.Quantifier("exists", node.targets, node.domain, x,
-                                                                node.span)))  # type: ignore[operator]
+                                                                node.span)))
     yield from walk(e, lambda x: x)
 
 
@@ -141,7 +141,7 @@ def _requirement(req: A.Requirement, env: dict[str, Val], ctx: SpecContext,
         sites: list[tuple[str, z3.BoolRef]] = []
         for c in req.clauses:
             if isinstance(c, A.Let):
-                t.env[c.name] = t.expr(c.value)
+                t.let(c.name, c.value)
             elif isinstance(c, A.Requires):
                 pre_parts.append(t.formula(c.expr))
                 if role == "precondition":

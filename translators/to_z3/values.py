@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 import z3
 
@@ -25,7 +26,7 @@ class Val:
     (None likewise) and ``elems`` (static elements of a literal list or tuple, else None)."""
 
     ty: Ty | None
-    term: z3.ExprRef | None
+    term: Any
     elems: tuple[Val, ...] | None = None
 
 
@@ -47,13 +48,13 @@ def truthy(v: Val, span: Span = NOSPAN) -> z3.BoolRef:
     k = v.ty.kind
     t = v.term
     if k == "bool":
-        return t  # type: ignore[return-value]
+        return t
     if k in ("int", "real"):
-        return t != 0  # type: ignore[return-value]
+        return t != 0
     if k in ("str", "seq"):
-        return z3.Length(t) > 0  # type: ignore[arg-type]
+        return z3.Length(t) > 0
     if k == "set":
-        return t != z3.EmptySet(sort_of(v.ty.args[0]))  # type: ignore[return-value]
+        return t != z3.EmptySet(sort_of(v.ty.args[0]))
     if k == "tuple":
         return z3.BoolVal(len(v.ty.args) > 0)
     if k == "record":
@@ -64,16 +65,16 @@ def truthy(v: Val, span: Span = NOSPAN) -> z3.BoolRef:
 def as_int(v: Val, span: Span = NOSPAN) -> z3.ArithRef:
     """An int or bool as an Int term (``True`` is 1)."""
     if v.ty == BOOL:
-        return z3.If(v.term, z3.IntVal(1), z3.IntVal(0))  # type: ignore[arg-type]
+        return z3.If(v.term, z3.IntVal(1), z3.IntVal(0))
     if v.ty == INT:
-        return v.term  # type: ignore[return-value]
+        return v.term
     raise UnsupportedConstruct(f"{v.ty} where an int is needed", span)
 
 
 def as_real(v: Val, span: Span = NOSPAN) -> z3.ArithRef:
     """A number as a Real term."""
     if v.ty == REAL:
-        return v.term  # type: ignore[return-value]
+        return v.term
     return z3.ToReal(as_int(v, span))
 
 
@@ -119,7 +120,7 @@ def seq_of(ty: Ty, elems: tuple[Val, ...]) -> z3.ExprRef:
     """The Z3 sequence holding ``elems`` (already of the element type of ``ty``)."""
     if not elems:
         return z3.Empty(sort_of(ty))
-    units = [z3.Unit(e.term) for e in elems]  # type: ignore[arg-type]
+    units = [z3.Unit(e.term) for e in elems]
     return units[0] if len(units) == 1 else z3.Concat(*units)
 
 
@@ -133,4 +134,4 @@ def eq(a: Val, b: Val, span: Span = NOSPAN) -> z3.BoolRef:
         return z3.BoolVal(False)
     if ty.kind == "tuple" and a.elems is not None and b.elems is not None:
         return z3.And(*[eq(x, y, span) for x, y in zip(a.elems, b.elems)])
-    return coerce(a, ty, span).term == coerce(b, ty, span).term  # type: ignore[return-value]
+    return coerce(a, ty, span).term == coerce(b, ty, span).term

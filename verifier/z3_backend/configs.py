@@ -4,7 +4,7 @@ lexicographically; Bjørner, Phan, Fleckenstein, "νZ - An Optimizing SMT Solver
 
 from __future__ import annotations
 
-import fnmatch
+import re
 import time
 from fractions import Fraction
 from typing import Any, Sequence
@@ -19,17 +19,20 @@ __all__ = ["analyze_config", "check_configuration"]
 
 
 def analyze_config(m: ConfigModel, timeout_s: float) -> list[SpecFinding]:
-    """Consistency (minimal core) and redundancy of a config's rules over all configurations of its schema."""
+    """Consistency (minimal core), vacuous implications and redundancy of a config's rules over all
+    configurations of its schema."""
     scope = f"config {m.name}"
     out: list[SpecFinding] = []
     for r in m.rules:
         if r.unsupported:
             out.append(SpecFinding("EG308", "unknown", "unknown", scope, (r.id,), f"{r.id}: unknown ({r.unsupported})"))
+        for note in r.notes:
+            out.append(SpecFinding("EG312", "approximated", "info", scope, (r.id,), f"{r.id}: approximated ({note})"))
     rules = [r for r in m.rules if r.formula is not None]
     if not rules:
         return out
     prose = {r.id: r.prose for r in rules}
-    c = minimal_core([(r.id, r.formula) for r in rules], timeout_s, m.axioms)  # type: ignore[misc]
+    c = minimal_core([(r.id, r.formula) for r in rules], timeout_s, m.axioms)
     if c.status == "unsat":
         return out + [SpecFinding("EG301", "conflict", "error", scope, c.core,
                                   f"conflict: {', '.join(c.core)} cannot all hold for any configuration",
@@ -40,12 +43,25 @@ def analyze_config(m: ConfigModel, timeout_s: float) -> list[SpecFinding]:
                            f"the {len(rules)} rules of config {m.name} can hold together", elapsed_s=c.elapsed_s))
     for r in rules:
         others = [o.formula for o in rules if o is not r]
+        for text, cond in r.antecedents:
+            v = solve(list(m.axioms) + others + [cond], timeout_s)
+            if v.status == "unsat":
+                out.append(SpecFinding("EG303", "vacuous", "warning", scope, (r.id,),
+                                       f"{r.id}: the condition `{text}` can never be true given the other rules, "
+                                       "so the rule holds vacuously", (f'{r.id}: "{r.prose}"',)))
         if not others:
             continue
-        v = solve(list(m.axioms) + others + [z3.Not(r.formula)], timeout_s)  # type: ignore[list-item, arg-type]
+        v = solve(list(m.axioms) + others + [z3.Not(r.formula)], timeout_s)
         if v.status == "unsat":
             out.append(SpecFinding("EG304", "redundant", "info", scope, (r.id,), f"{r.id} is implied by the other rules"))
     return out
+
+
+def path_matches(path: str, pattern: str) -> bool:
+    """Whether a leaf path (``datasets[0].pii``) matches a freeze pattern: ``[*]`` matches any index,
+    ``*`` any run of characters other than ``.`` (``datasets[*].pii``, ``*.pii``, ``max_*``)."""
+    rx = re.escape(pattern).replace(r"\[\*\]", r"\[\d+\]").replace(r"\*", r"[^.]*")
+    return re.fullmatch(rx, path) is not None
 
 
 def _show(v: Any) -> str:
@@ -58,11 +74,11 @@ def _model_value(model: z3.ModelRef, leaf: Leaf) -> Any:
     if k == "bool":
         return z3.is_true(v)
     if k == "int":
-        return v.as_long()  # type: ignore[attr-defined]
+        return v.as_long()
     if k == "real":
-        f = Fraction(v.as_fraction())  # type: ignore[attr-defined]
+        f = Fraction(v.as_fraction())
         return int(f) if f.denominator == 1 and isinstance(leaf.original, int) else float(f)
-    return v.as_string()  # type: ignore[attr-defined]
+    return v.as_string()
 
 
 def _consts(term: z3.ExprRef) -> set[str]:
@@ -86,8 +102,8 @@ def check_configuration(m: ConfigModel, timeout_s: float, freeze: Sequence[str] 
     Args:
         m: a config model built over a concrete configuration (``m.leaves`` non-empty).
         timeout_s: per solver call, seconds.
-        freeze: glob patterns of leaf paths the repair must not change (facts such as
-            ``datasets[*].pii``); fnmatch syntax, ``[*]`` matches any index.
+        freeze: patterns of leaf paths the repair must not change (facts such as ``datasets[*].pii``;
+            see :func:`path_matches`). String leaves are never changed by a repair.
 
     Returns:
         One ``violation`` finding per violated rule (offending elements and values named), then one
@@ -107,7 +123,7 @@ def check_configuration(m: ConfigModel, timeout_s: float, freeze: Sequence[str] 
             out.append(SpecFinding("EG308", "unknown", "unknown", scope, (r.id,), f"{r.id}: unknown ({r.unsupported})"))
     violated = []
     for r in rules:
-        v = solve(fix + [z3.Not(r.formula)], timeout_s)  # type: ignore[arg-type]
+        v = solve(fix + [z3.Not(r.formula)], timeout_s)
         if v.status == "unknown":
             out.append(SpecFinding("EG309", "unknown", "unknown", scope, (r.id,), f"{r.id}: unknown ({v.reason})"))
         if v.status != "sat":
@@ -119,7 +135,7 @@ def check_configuration(m: ConfigModel, timeout_s: float, freeze: Sequence[str] 
             shown = ", ".join(f"{k[len(p) + 1:]}={_show(x)}" for k, x in values.items() if k.startswith(p + "."))
             lines.append(f"{p}: {shown}")
         if not bad:
-            used = _consts(r.formula)  # type: ignore[arg-type]
+            used = _consts(z3.simplify(r.formula))
             lines += [f"{k} = {_show(x)}" for k, x in values.items() if k in used]
         where = f" by {', '.join(bad)}" if bad else ""
         out.append(SpecFinding("EG310", "violation", "error", scope, (r.id,),
@@ -137,18 +153,25 @@ def _repair(m: ConfigModel, rules: list[Any], timeout_s: float, freeze: Sequence
     opt = z3.Optimize()
     opt.set("timeout", max(1, int(timeout_s * 1000)))
     opt.set("priority", "lex")
-    opt.add(*m.axioms, *[r.formula for r in rules])
-    frozen = [leaf for leaf in m.leaves if any(fnmatch.fnmatchcase(leaf.path, pat) for pat in freeze)]
-    for leaf in frozen:
-        opt.add(leaf.var == leaf.original_term())
-    changed = z3.Sum(*[z3.If(leaf.var != leaf.original_term(), 1, 0) for leaf in m.leaves])
+    opt.set("elim_01", False)  # its 0-1 encoding of bounded ints makes small repairs 20x slower
+    # strings are names and identifiers: a repair keeps them (changing them makes the optimizer slow and
+    # the proposal meaningless); numbers and booleans may change unless frozen. Kept leaves are replaced by
+    # their values, then accessor-of-constructor terms are simplified away.
+    frozen = [leaf for leaf in m.leaves if leaf.ty.kind == "str" or any(path_matches(leaf.path, p) for p in freeze)]
+    subs = [(leaf.var, leaf.original_term()) for leaf in frozen]
+    kept = {leaf.path for leaf in frozen}
+    free = [leaf for leaf in m.leaves if leaf.path not in kept]
+    hard = [z3.simplify(z3.substitute(f, *subs)) if subs else z3.simplify(f)
+            for f in [*m.axioms, *[r.formula for r in rules]]]
+    opt.add(*hard)
+    for leaf in free:  # objective 1 (MaxSAT): keep as many fields as possible
+        opt.add_soft(leaf.var == leaf.original_term(), 1, "fields")
     dist_terms = []
-    for leaf in m.leaves:
+    for leaf in free:
         if leaf.ty.kind in ("int", "real"):
-            d = leaf.var - leaf.original_term()  # type: ignore[operator]
+            d = leaf.var - leaf.original_term()
             dist_terms.append(z3.If(d >= 0, d, -d))
-    opt.minimize(changed)
-    if dist_terms:
+    if dist_terms:  # objective 2: the smallest total numeric distance
         opt.minimize(z3.Sum(*dist_terms))
     r = opt.check()
     dt = time.monotonic() - t0
@@ -162,14 +185,14 @@ def _repair(m: ConfigModel, rules: list[Any], timeout_s: float, freeze: Sequence
                            f"repair: unknown ({opt.reason_unknown()})", elapsed_s=dt)
     model = opt.model()
     changes = []
-    for leaf in m.leaves:
+    for leaf in free:
         new = _model_value(model, leaf)
         if new != leaf.original or type(new) is not type(leaf.original):
             if not (isinstance(new, (int, float)) and not isinstance(new, bool) and new == leaf.original):
                 changes.append((leaf.path, leaf.original, new))
     # independent re-check of the repaired configuration with a fresh solver
-    check = solve([leaf.var == model.eval(leaf.var, model_completion=True) for leaf in m.leaves]
-                  + [r.formula for r in rules] + list(m.axioms), timeout_s)
+    check = solve([leaf.var == (leaf.original_term() if leaf.path in kept else model.eval(leaf.var, model_completion=True))
+                   for leaf in m.leaves] + [r.formula for r in rules] + list(m.axioms), timeout_s)
     ok = "re-checked: the repaired configuration satisfies every rule" if check.status == "sat" else \
         f"re-check of the repair: {check.status} {check.reason}"
     details = tuple(f"{p}: {_show(a)} -> {_show(b)}" for p, a, b in changes) + (ok,)

@@ -30,8 +30,9 @@ def _call(m: FunctionModel, model: z3.ModelRef) -> str:
     return f"{m.name}({args})"
 
 
-def _unknown(scope: str, ids: tuple[str, ...], what: str, reason: str, dt: float) -> SpecFinding:
-    return SpecFinding("EG309", "unknown", "unknown", scope, ids, f"{what}: unknown ({reason})", elapsed_s=dt)
+def _unknown(scope: str, ids: tuple[str, ...], what: str, reason: str, dt: float,
+             severity: str = "unknown") -> SpecFinding:
+    return SpecFinding("EG309", "unknown", severity, scope, ids, f"{what}: unknown ({reason})", elapsed_s=dt)
 
 
 def _constants(ty: Ty) -> list[tuple[z3.ExprRef, str]]:
@@ -56,13 +57,13 @@ def _interesting(m: FunctionModel) -> list[z3.BoolRef]:
     out: list[z3.BoolRef] = []
     for _, ty, c in m.params:
         if ty.kind == "seq":
-            out += [z3.Length(c) == 2, c[0] != c[1]]  # type: ignore[index, arg-type]
+            out += [z3.Length(c) == 2, c[0] != c[1]]
             if ty.args[0].kind in ("int", "real"):
-                out += [c[0] > c[1], c[0] <= 9, c[1] >= 0]  # type: ignore[index]
+                out += [c[0] > c[1], c[0] <= 9, c[1] >= 0]
         elif ty.kind == "str":
-            out.append(z3.Length(c) >= 1)  # type: ignore[arg-type]
+            out.append(z3.Length(c) >= 1)
         elif ty.kind in ("int", "real"):
-            out += [c != 0, c <= 9, c >= -9]  # type: ignore[operator]
+            out += [c != 0, c <= 9, c >= -9]
     return out
 
 
@@ -79,7 +80,7 @@ def _witnesses(m: FunctionModel, scope: str, pres: list[z3.BoolRef], posts: list
                timeout_s: float) -> list[SpecFinding]:
     assert m.result is not None
     rty, rc = m.result
-    post = z3.And(*[r.formula for r in posts])  # type: ignore[misc]
+    post = z3.And(*[r.formula for r in posts])
     ids = tuple(r.id for r in posts)
     out: list[SpecFinding] = []
     if not posts:
@@ -105,7 +106,7 @@ def _witnesses(m: FunctionModel, scope: str, pres: list[z3.BoolRef], posts: list
                                    elapsed_s=r.elapsed_s))
             break
         if r.status == "unknown":
-            out.append(_unknown(scope, ids, f"weak-spec query (constant {text})", r.reason, r.elapsed_s))
+            out.append(_unknown(scope, ids, f"weak-spec query (constant {text})", r.reason, r.elapsed_s, "info"))
     if not found_const:
         c = z3.FreshConst(sort_of(rty), "k")
         body = z3.substitute(post, (rc, c))
@@ -143,7 +144,8 @@ def _witnesses(m: FunctionModel, scope: str, pres: list[z3.BoolRef], posts: list
                                        f"arguments one result meets all postconditions whatever `{name}` is",
                                        elapsed_s=r.elapsed_s))
             elif r.status == "unknown":
-                out.append(_unknown(scope, ids, f"weak-spec query (ignoring `{name}`)", r.reason, r.elapsed_s))
+                out.append(_unknown(scope, ids, f"weak-spec query (ignoring `{name}`)", r.reason, r.elapsed_s,
+                                    "info"))
     return out
 
 
@@ -164,6 +166,8 @@ def analyze_function(m: FunctionModel, timeout_s: float) -> list[SpecFinding]:
     for r in m.requirements:
         if r.unsupported:
             out.append(SpecFinding("EG308", "unknown", "unknown", scope, (r.id,), f"{r.id}: unknown ({r.unsupported})"))
+        for note in r.notes:
+            out.append(SpecFinding("EG312", "approximated", "info", scope, (r.id,), f"{r.id}: approximated ({note})"))
     if m.signature_problem:
         return out
     pres = m.of_role("assume") + m.of_role("precondition")
@@ -172,16 +176,20 @@ def analyze_function(m: FunctionModel, timeout_s: float) -> list[SpecFinding]:
     ax = list(m.axioms)
     if not allr:
         return out
-    pre_terms: list[z3.BoolRef] = ax + [r.formula for r in pres]  # type: ignore[list-item]
+    pre_terms: list[z3.BoolRef] = ax + [r.formula for r in pres]
+    if ax and solve(ax, timeout_s).status == "unsat":
+        return out + [SpecFinding("EG302", "vacuous", "warning", scope, (),
+                                  f"the parameter types of {m.name} (ranges, lengths, alphabets) admit no input, "
+                                  "so every requirement holds vacuously")]
     if pres:
-        c = minimal_core([(r.id, r.formula) for r in pres], timeout_s, ax)  # type: ignore[misc]
+        c = minimal_core([(r.id, r.formula) for r in pres], timeout_s, ax)
         if c.status == "unsat":
             return out + [SpecFinding("EG302", "vacuous", "warning", scope, c.core,
                                       "the preconditions can never hold together, so every requirement on "
                                       f"{m.name} holds vacuously", _prose(reqs, c.core), elapsed_s=c.elapsed_s)]
         if c.status == "unknown":
             out.append(_unknown(scope, tuple(r.id for r in pres), "preconditions", c.reason, c.elapsed_s))
-    c = minimal_core([(r.id, r.formula) for r in allr], timeout_s, ax)  # type: ignore[misc]
+    c = minimal_core([(r.id, r.formula) for r in allr], timeout_s, ax)
     if c.status == "unsat":
         how = "minimal: removing any one makes the rest consistent" if c.minimal else "may not be minimal"
         return out + [SpecFinding("EG301", "conflict", "error", scope, c.core,
@@ -195,13 +203,13 @@ def analyze_function(m: FunctionModel, timeout_s: float) -> list[SpecFinding]:
     out.append(SpecFinding("EG300", "consistent", "info", scope, tuple(r.id for r in allr),
                            f"the {len(allr)} analysed requirements on {m.name} can hold together",
                            witness=wit or None, elapsed_s=c.elapsed_s))
-    every: list[z3.BoolRef] = ax + [r.formula for r in allr]  # type: ignore[list-item]
     for r in allr + m.of_role("raises"):
+        others = ax + [o.formula for o in allr if o is not r]
         for text, cond in r.antecedents:
-            v = solve(every + [cond], timeout_s)
+            v = solve(others + [cond], timeout_s)
             if v.status == "unsat":
                 out.append(SpecFinding("EG303", "vacuous", "warning", scope, (r.id,),
-                                       f"{r.id}: the condition `{text}` can never be true given the requirements, "
+                                       f"{r.id}: the condition `{text}` can never be true given the other requirements, "
                                        "so the requirement holds vacuously", _prose(reqs, (r.id,)),
                                        elapsed_s=v.elapsed_s))
             elif v.status == "unknown":
@@ -210,10 +218,12 @@ def analyze_function(m: FunctionModel, timeout_s: float) -> list[SpecFinding]:
         others = [o.formula for o in (pres if r.role == "precondition" else allr) if o is not r]
         if not others:
             continue
-        v = solve(ax + others + [z3.Not(r.formula)], timeout_s)  # type: ignore[list-item, arg-type]
+        v = solve(ax + others + [z3.Not(r.formula)], timeout_s)
         if v.status == "unsat":
             out.append(SpecFinding("EG304", "redundant", "info", scope, (r.id,),
-                                   f"{r.id} is implied by the other {'preconditions' if r.role == 'precondition' else 'requirements'}",
+                                   f"{r.id} is implied by the other "
+                                   + ("preconditions and the parameter types" if r.role in ("precondition", "assume")
+                                      else "requirements"),
                                    _prose(reqs, (r.id,)), elapsed_s=v.elapsed_s))
     if m.result is None or m.self_calls:
         if m.self_calls:
@@ -224,7 +234,7 @@ def analyze_function(m: FunctionModel, timeout_s: float) -> list[SpecFinding]:
     rty, rc = m.result
     realizable = True
     if posts:
-        post = z3.And(*[r.formula for r in posts])  # type: ignore[misc]
+        post = z3.And(*[r.formula for r in posts])
         v = solve(pre_terms + [z3.ForAll([rc], z3.Not(post))], timeout_s)
         ids = tuple(r.id for r in posts)
         if v.status == "sat" and v.model is not None:

@@ -125,17 +125,17 @@ def py_value(model: z3.ModelRef, term: z3.ExprRef, ty: Ty, limit: int = 12) -> A
     v = model.eval(term, model_completion=True)
     k = ty.kind
     if k == "int":
-        return v.as_long()  # type: ignore[attr-defined]
+        return v.as_long()
     if k == "bool":
         return z3.is_true(v)
     if k == "real":
-        f = Fraction(v.as_fraction()) if z3.is_rational_value(v) else Fraction(0)  # type: ignore[attr-defined]
+        f = Fraction(v.as_fraction()) if z3.is_rational_value(v) else Fraction(0)
         return float(f) if f.denominator != 1 else float(f.numerator)
     if k == "str":
-        return v.as_string()  # type: ignore[attr-defined]
+        return v.as_string()
     if k == "seq":
-        n = model.eval(z3.Length(term), model_completion=True).as_long()  # type: ignore[attr-defined]
-        out = [py_value(model, term[i], ty.args[0], limit) for i in range(min(n, limit))]  # type: ignore[index]
+        n = model.eval(z3.Length(term), model_completion=True).as_long()
+        out = [py_value(model, term[i], ty.args[0], limit) for i in range(min(n, limit))]
         return out + [...] if n > limit else out
     if k in ("tuple", "record"):
         from evalgap.translators.to_z3.types import field_accessor
