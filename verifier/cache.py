@@ -249,6 +249,7 @@ def verdict_from_dict(d: dict[str, Any]) -> EngineVerdict:
     fields["verdict"] = Verdict(fields["verdict"])
     fields["budget"] = Budget(**fields["budget"])
     fields["args"] = tuple((str(a), str(b)) for a, b in fields["args"])
+    fields["assumptions"] = tuple(str(a) for a in fields.get("assumptions", ()))
     return EngineVerdict(**fields)
 
 

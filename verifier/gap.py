@@ -268,7 +268,9 @@ def exit_code(report: GapReport, fail_on: tuple[str, ...] = DEFAULT_FAIL_ON) -> 
     verdicts = {r.verdict for r in report.requirements}
     failing = (
         ("refuted" in fail_on and (Verdict.REFUTED in verdicts
-                                   or any(f.level == "error" for f in report.spec_findings)))
+                                   or any(f.level == "error" for f in report.spec_findings)
+                                   or (report.analysis is not None
+                                       and any(f.severity == "error" for f in report.analysis.findings))))
         or ("bounded" in fail_on and Verdict.NO_COUNTEREXAMPLE in verdicts)
         or ("not-formalized" in fail_on and Verdict.NOT_FORMALIZED in verdicts)
         or ("smell" in fail_on and any(r.smells for r in report.requirements))
