@@ -140,7 +140,7 @@ def check(spec: Path, target_arg: str | None, formats: tuple[str, ...], outputs:
         return
     started = time.monotonic()
     with check_progress(len(parsed.all_requirements()), sys.stderr) as tick:
-        results = check_spec(parsed, source, target, opts, progress=tick)
+        results = check_spec(parsed, source, target, opts, progress=tick, sources=loaded.sources)
     expected: dict[str, tuple[str, ...]] = {}
     if case is not None:
         impl = next((name for name, p in case.implementations.items() if str(p) == target.file), None)
