@@ -40,3 +40,17 @@ def run_cli(*args: str) -> CliResult:
     """Run ``evalgap ARGS`` in-process and return its exit code and separate output streams."""
     result = CliRunner().invoke(cli, list(args), catch_exceptions=False)
     return CliResult(result.exit_code, result.stdout, result.stderr)
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    """``--update-golden``: rewrite tests/golden/*.json from the current verdicts (also EVALGAP_UPDATE_GOLDEN=1)."""
+    parser.addoption("--update-golden", action="store_true", default=False,
+                     help="rewrite the golden files of the case studies from the current verdicts")
+
+
+@pytest.fixture()
+def update_golden(request: pytest.FixtureRequest) -> bool:
+    """True when the golden files are to be rewritten instead of compared."""
+    import os
+
+    return bool(request.config.getoption("--update-golden")) or os.environ.get("EVALGAP_UPDATE_GOLDEN") == "1"
