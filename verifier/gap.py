@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from importlib import metadata
+from typing import Any
 
 from evalgap.verifier.findings import RequirementResult, Verdict
 
@@ -46,6 +47,7 @@ class GapReport:
     elapsed_s: float
     tools: dict[str, str] = field(default_factory=dict)
     expected: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    analysis: Any = None  # an evalgap.verifier.spec_findings.AnalysisReport (Z3 findings about the spec)
 
     def summary(self) -> dict[str, int]:
         """Counts: requirements, formalized, preconditions, and one per verdict word."""
@@ -79,10 +81,14 @@ def build_report(spec_name: str, spec_title: str, spec_file: str, target: str, b
 
 
 def exit_code(report: GapReport) -> int:
-    """0 nothing refuted and nothing unknown; 1 something refuted; 3 nothing refuted but something unknown."""
+    """0 nothing refuted and nothing unknown; 1 something refuted (or an analysis error: conflict,
+    unrealizable contract); 3 nothing refuted but something unknown. Analysis unknowns (requirements
+    outside the Z3 fragment) do not change the exit code of ``check``; ``analyze`` reports them with 3."""
     verdicts = {r.verdict for r in report.requirements}
     if Verdict.REFUTED in verdicts:
         return EXIT_REFUTED
+    if report.analysis is not None and any(f.severity == "error" for f in report.analysis.findings):
+        return EXIT_REFUTED  # a conflict, an unrealizable contract or a config violation in the spec
     if Verdict.UNKNOWN in verdicts:
         return EXIT_UNKNOWN
     return EXIT_OK

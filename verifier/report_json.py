@@ -47,8 +47,8 @@ def _requirement(r: RequirementResult, expected: tuple[str, ...] | None) -> dict
 
 
 def to_dict(report: GapReport) -> dict[str, Any]:
-    """The report as plain JSON-ready data."""
-    return {
+    """The report as plain JSON-ready data (with an ``analysis`` key when the Z3 analysis ran)."""
+    out = {
         "schema_version": SCHEMA_VERSION,
         "spec": {"name": report.spec_name, "title": report.spec_title, "file": report.spec_file},
         "target": report.target,
@@ -59,6 +59,11 @@ def to_dict(report: GapReport) -> dict[str, Any]:
         "elapsed_s": round(report.elapsed_s, 3),
         "tools": report.tools,
     }
+    if report.analysis is not None:
+        from evalgap.verifier.report_analysis import analysis_to_dict
+
+        out["analysis"] = analysis_to_dict(report.analysis)
+    return out
 
 
 def render_json(report: GapReport) -> str:

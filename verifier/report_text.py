@@ -82,6 +82,15 @@ def render_text(report: GapReport, stream: TextIO, color: bool | None = None) ->
     if s["preconditions"]:
         line += f", {s['preconditions']} precondition(s)"
     console.print(line + f"  [{report.elapsed_s:.1f} s]")
+    if report.analysis is not None:
+        import io
+
+        from evalgap.verifier.report_analysis import render_analysis_text
+
+        buf = io.StringIO()
+        render_analysis_text(report.analysis, buf, heading=False)
+        console.print(Text("requirements analysis (Z3, findings about the spec):", style="bold"))
+        console.print(Text(buf.getvalue().rstrip("\n")))
     if report.expected:
         mism = report.mismatches()
         console.print("matches the case manifest" if not mism else

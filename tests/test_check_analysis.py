@@ -1,0 +1,50 @@
+"""The Z3 analysis inside ``evalgap check``: the JSON ``analysis`` key and the exit code."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from evalgap.verifier.cli import cli
+from evalgap.verifier.findings import RequirementResult, Verdict
+from evalgap.verifier.gap import build_report, exit_code
+from evalgap.verifier.spec_findings import AnalysisReport, SpecFinding
+
+
+def _report(analysis: AnalysisReport | None) -> object:
+    res = [RequirementResult("R-1", "r", "s.req:1:1", "formal", verdict=Verdict.VERIFIED)]
+    rep = build_report("s", "", "s.req", "t.py", 1.0, res, 0.1)
+    from dataclasses import replace
+
+    return replace(rep, analysis=analysis)
+
+
+def test_exit_code_counts_analysis_errors_only() -> None:
+    conflict = SpecFinding("EG301", "conflict", "error", "function f", ("A", "B"), "conflict")
+    unknown = SpecFinding("EG308", "unknown", "unknown", "function f", ("C",), "C: unknown (...)")
+    assert exit_code(_report(None)) == 0  # type: ignore[arg-type]
+    assert exit_code(_report(AnalysisReport("s", "s.req", (unknown,), 1.0, 0.0))) == 0  # type: ignore[arg-type]
+    assert exit_code(_report(AnalysisReport("s", "s.req", (conflict, unknown), 1.0, 0.0))) == 1  # type: ignore
+
+
+@pytest.mark.slow
+def test_check_json_has_analysis(tmp_path: Path) -> None:
+    (tmp_path / "impl.py").write_text("def clamp(x: int) -> int:\n    return max(0, min(x, 10))\n")
+    (tmp_path / "c.req").write_text('''spec c "clamp"
+  target: impl.py
+function clamp(x: int) -> int
+  requirement C-1 "The result is between 0 and 10."
+    ensures 0 <= result <= 10
+  requirement C-2 "Negative inputs give 0."
+    ensures x < 0 ==> result == 0
+''')
+    res = CliRunner().invoke(cli, ["check", str(tmp_path / "c.req"), "--format", "json", "--budget", "1", "-j", "1"])
+    data = json.loads(res.output)
+    kinds = [f["kind"] for f in data["analysis"]["findings"]]
+    assert "consistent" in kinds and "realizable" in kinds and "conflict" not in kinds
+    res2 = CliRunner().invoke(cli, ["check", str(tmp_path / "c.req"), "--format", "json", "--budget", "1", "-j", "1",
+                                    "--no-analysis"])
+    assert "analysis" not in json.loads(res2.output)

@@ -1,0 +1,226 @@
+"""Whole-spec models for the Z3 analysis: one :class:`FunctionModel` per ``function`` block.
+
+Meaning of a function's requirements (the same as the icontract harness, translators/to_icontract.py):
+
+* a requirement made only of ``requires`` clauses is a **precondition**; its formula is the conjunction;
+* any other requirement is a **postcondition** ``own requires ==> all its ensures`` over the parameters
+  and ``result`` (a Z3 constant of the return type);
+* calls of target functions (also the function itself, in metamorphic requirements) are uninterpreted
+  functions.
+
+Every requirement that cannot be translated keeps its reason (``not in the Z3 fragment: <construct>``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Iterator, Mapping
+
+import z3
+
+from evalgap.specs_lang import ast as A
+from evalgap.translators.errors import UnsupportedConstruct
+from evalgap.translators.pyexpr import to_python
+from evalgap.translators.to_z3.context import SpecContext, calls_name, narrowing, record_narrowing, spec_context
+from evalgap.translators.to_z3.expr import FuncSig
+from evalgap.translators.to_z3.types import RecordSchema, Ty, sort_of, ty_from_ref
+from evalgap.translators.to_z3.values import Val
+
+__all__ = ["Z3Requirement", "FunctionModel", "build_function_models", "antecedent_sites", "function_sigs"]
+
+
+@dataclass(frozen=True)
+class Z3Requirement:
+    """One requirement in Z3 form.
+
+    Attributes:
+        id, prose, span: from the spec.
+        role: ``precondition``, ``postcondition``, ``assume``, ``raises`` (exceptional behaviour: its
+            ``when`` conditions are checked for vacuity), ``rule`` (config), or ``informal``.
+        formula: the requirement as a constraint (None when not translated or informal).
+        pre: for a postcondition, its own ``requires`` (True when none); for a precondition, the formula.
+        post: for a postcondition, the conjunction of its ``ensures``.
+        antecedents: ``(text, condition)`` for each implication's left side and each own precondition:
+            the condition is satisfiable iff the left side can be true (used by the vacuity query).
+        unsupported: ``not in the Z3 fragment: <construct>`` when the translation failed.
+        notes: approximations made (floats as reals ...).
+    """
+
+    id: str
+    prose: str
+    role: str
+    span: A.Span
+    formula: z3.BoolRef | None = None
+    pre: z3.BoolRef | None = None
+    post: z3.BoolRef | None = None
+    antecedents: tuple[tuple[str, z3.BoolRef], ...] = ()
+    unsupported: str | None = None
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class FunctionModel:
+    """A function block in Z3 form.
+
+    Attributes:
+        name: the function's name.
+        params: ``(name, type, Z3 constant)`` per parameter.
+        result: ``(type, Z3 constant)`` of ``result``, or None (no or unsupported return type).
+        requirements: one per requirement of the block, in order.
+        self_calls: True when a requirement calls the function itself (metamorphic requirements);
+            realizability and weak-spec witnesses are then not decided.
+        signature_problem: why the parameters or result are outside the fragment, if they are.
+    """
+
+    name: str
+    params: tuple[tuple[str, Ty, z3.ExprRef], ...]
+    result: tuple[Ty, z3.ExprRef] | None
+    requirements: tuple[Z3Requirement, ...]
+    self_calls: bool = False
+    signature_problem: str | None = None
+    axioms: tuple[z3.BoolRef, ...] = field(default=())
+
+    def of_role(self, role: str) -> list[Z3Requirement]:
+        """The translated requirements with ``role``."""
+        return [r for r in self.requirements if r.role == role and r.formula is not None]
+
+
+def antecedent_sites(e: A.Expr) -> Iterator[A.Expr]:
+    """For each implication ``L ==> R`` in ``e`` (through ``and``, ``forall`` and right sides of
+    implications), an expression that is satisfiable iff ``L`` can be true in its context:
+    ``forall x in S: L ==> R`` yields ``exists x in S: L``."""
+    def walk(node: A.Expr, wrap: Callable[[A.Expr], A.Expr]) -> Iterator[A.Expr]:
+        w = wrap
+        if isinstance(node, A.Implies):
+            yield w(node.left)
+            yield from walk(node.right, lambda x: w(A.BoolOp("and", (node.left, x), node.span)))
+        elif isinstance(node, A.BoolOp) and node.op == "and":
+            for v in node.values:
+                yield from walk(v, w)
+        elif isinstance(node, A.Quantifier) and node.kind == "forall":
+            yield from walk(node.body, lambda x: w(A.Quantifier("exists", node.targets, node.domain, x,
+                                                                node.span)))
+    yield from walk(e, lambda x: x)
+
+
+def function_sigs(spec: A.Spec, records: Mapping[str, RecordSchema] | None = None) -> dict[str, FuncSig]:
+    """Uninterpreted-function signatures of the spec's functions whose types are in the fragment."""
+    out: dict[str, FuncSig] = {}
+    for f in spec.functions:
+        try:
+            ptys = tuple(ty_from_ref(p.type, records) for p in f.params)
+            rty = ty_from_ref(f.returns, records) if f.returns is not None else None
+        except UnsupportedConstruct:
+            continue
+        if rty is None:
+            continue
+        decl = z3.Function(f"f_{f.name}", *[sort_of(t) for t in ptys], sort_of(rty))
+        out[f.name] = FuncSig(f.name, ptys, rty, decl)
+    return out
+
+
+def _requirement(req: A.Requirement, env: dict[str, Val], ctx: SpecContext,
+                 raises_when: list[A.Expr]) -> Z3Requirement:
+    if req.informal is not None:
+        return Z3Requirement(req.id, req.prose, "informal", req.span)
+    requires = [c for c in req.clauses if isinstance(c, A.Requires)]
+    ensures = [c for c in req.clauses if isinstance(c, A.Ensures)]
+    raises = [c for c in req.clauses if isinstance(c, A.Raises)]
+    others = [c for c in req.clauses if not isinstance(c, (A.Requires, A.Ensures, A.Let, A.Raises))]
+    role = "precondition" if requires and not ensures and not raises else "postcondition"
+    if raises and not ensures:
+        role = "raises"
+    if others:
+        kind = type(others[0]).__name__.lower()
+        return Z3Requirement(req.id, req.prose, role, req.span,
+                             unsupported=f"not in the Z3 fragment: {kind} clause")
+    t = ctx.translator(dict(env))
+    try:
+        pre_parts: list[z3.BoolRef] = []
+        post_parts: list[z3.BoolRef] = []
+        sites: list[tuple[str, z3.BoolRef]] = []
+        for c in req.clauses:
+            if isinstance(c, A.Let):
+                t.let(c.name, c.value)
+            elif isinstance(c, A.Requires):
+                pre_parts.append(t.formula(c.expr))
+                if role == "precondition":
+                    sites += [(to_python(x), t.formula(x)) for x in antecedent_sites(c.expr)]
+            elif isinstance(c, A.Ensures):
+                post_parts.append(t.formula(c.expr))
+                sites += [(to_python(x), t.formula(x)) for x in antecedent_sites(c.expr)]
+            elif isinstance(c, A.Raises):
+                sites.append((f"raises {c.exception} when {to_python(c.when)}", t.formula(c.when)))
+        pre = z3.And(*pre_parts)
+        if role == "precondition":
+            return Z3Requirement(req.id, req.prose, role, req.span, pre, pre, None, tuple(sites),
+                                 notes=tuple(t.notes))
+        if role == "raises":
+            # exceptional behaviour: not a constraint on `result`; its conditions are checked for vacuity
+            return Z3Requirement(req.id, req.prose, role, req.span, z3.BoolVal(True), pre, None, tuple(sites),
+                                 notes=tuple(t.notes))
+        if requires:
+            sites.insert(0, (" and ".join(to_python(c.expr) for c in requires), pre))
+        post = z3.And(*post_parts)
+        if raises_when:  # inputs on which the function must raise have no result to constrain
+            post = z3.Implies(z3.Not(z3.Or(*[t.formula(w) for w in raises_when])), post)
+        return Z3Requirement(req.id, req.prose, role, req.span, z3.Implies(pre, post), pre, post, tuple(sites),
+                             notes=tuple(t.notes))
+    except UnsupportedConstruct as exc:
+        return Z3Requirement(req.id, req.prose, role, req.span,
+                             unsupported=f"not in the Z3 fragment: {exc.construct}")
+
+
+def _assume(a: A.Assume, env: dict[str, Val], ctx: SpecContext) -> Z3Requirement:
+    t = ctx.translator(dict(env))
+    try:
+        f = t.formula(a.expr)
+        return Z3Requirement(a.id, a.prose, "assume", a.span, f, f, None,
+                             tuple((to_python(x), t.formula(x)) for x in antecedent_sites(a.expr)),
+                             notes=tuple(t.notes))
+    except UnsupportedConstruct as exc:
+        return Z3Requirement(a.id, a.prose, "assume", a.span, unsupported=f"not in the Z3 fragment: {exc.construct}")
+
+
+def build_function_models(spec: A.Spec, ctx: SpecContext | None = None) -> list[FunctionModel]:
+    """A :class:`FunctionModel` per ``function`` block of ``spec``.
+
+    Args:
+        spec: a parsed, structurally checked spec.
+        ctx: its shared declarations (records, helpers, lets, assumptions); built when None.
+
+    Returns:
+        The models, in source order; a block whose signature is outside the fragment gets every
+        requirement marked unsupported with the reason. ``assume`` declarations whose names the function's
+        parameters bind are included with role ``assume`` (they act as preconditions); type narrowings
+        (``int in 0..10``) are the model's ``axioms``.
+    """
+    ctx = ctx or spec_context(spec)
+    out = []
+    for f in spec.functions:
+        try:
+            params = tuple((p.name, ty_from_ref(p.type, ctx.records)) for p in f.params)
+            rty = ty_from_ref(f.returns, ctx.records) if f.returns is not None and str(f.returns) != "None" else None
+        except UnsupportedConstruct as exc:
+            why = f"not in the Z3 fragment: {exc.construct}"
+            reqs = tuple(Z3Requirement(r.id, r.prose, "informal" if r.informal else "postcondition", r.span,
+                                       unsupported=None if r.informal else why) for r in f.requirements)
+            out.append(FunctionModel(f.name, (), None, reqs, signature_problem=why))
+            continue
+        consts = tuple((n, ty, z3.Const(n, sort_of(ty))) for n, ty in params)
+        env = {n: Val(ty, c) for n, ty, c in consts}
+        axioms: list[z3.BoolRef] = []
+        for p, (_, ty, c) in zip(f.params, consts):
+            axioms += narrowing(p.type, ty, c) + record_narrowing(ctx, ty, c)
+        result = None
+        if rty is not None:
+            result = (rty, z3.Const("result", sort_of(rty)))
+            env["result"] = Val(rty, result[1])
+            if f.returns is not None:
+                axioms += record_narrowing(ctx, rty, result[1])
+        raises_when = [c.when for r in f.requirements for c in r.clauses if isinstance(c, A.Raises)]
+        assumes = [_assume(a, env, ctx) for a in ctx.assumes_for({p.name for p in f.params})]
+        reqs = tuple(assumes) + tuple(_requirement(r, env, ctx, raises_when) for r in f.requirements)
+        out.append(FunctionModel(f.name, consts, result, reqs, self_calls=calls_name(f.requirements, f.name),
+                                 axioms=tuple(axioms)))
+    return out
