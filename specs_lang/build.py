@@ -208,7 +208,8 @@ class _Builder(Transformer[Token, Any]):
         return "".join(str(c) for c in children)
 
     def informal_clause(self, meta: Meta, children: list[Any]) -> A.Informal:
-        return A.Informal(str(children[0]), _literal(children[1], self.file, self.text), self._span(meta))
+        category = "-".join(str(c) for c in children[:-1])  # hyphenated categories, e.g. trade-off
+        return A.Informal(category, _literal(children[-1], self.file, self.text), self._span(meta))
 
     def raises_clause(self, meta: Meta, children: list[Any]) -> A.Raises:
         return A.Raises(children[0], children[1], self._span(meta))

@@ -36,3 +36,17 @@ def _private_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest
     monkeypatch.setenv("EVALGAP_HYPOTHESIS_HOME", str(_hypothesis_home))
     monkeypatch.delenv("EVALGAP_PROFILE", raising=False)
     return cache
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    """``--update-golden``: rewrite tests/golden/*.json from the current verdicts (also EVALGAP_UPDATE_GOLDEN=1)."""
+    parser.addoption("--update-golden", action="store_true", default=False,
+                     help="rewrite the golden files of the case studies from the current verdicts")
+
+
+@pytest.fixture()
+def update_golden(request: pytest.FixtureRequest) -> bool:
+    """True when the golden files are to be rewritten instead of compared."""
+    import os
+
+    return bool(request.config.getoption("--update-golden")) or os.environ.get("EVALGAP_UPDATE_GOLDEN") == "1"

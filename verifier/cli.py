@@ -109,7 +109,16 @@ def check(spec: Path, target_arg: str | None, formats: tuple[str, ...], outputs:
           budget: float | None, profile: str | None, jobs: int | None, fail_on: str,
           tests_path: Path | None, analysis: bool, engines: str | None, seed: int | None, no_cache: bool,
           emit_dir: Path | None) -> None:
-    """Check SPEC (a .req file or a case folder with case.toml) against its target and print a gap report."""
+    """Check SPEC (a .req file or a case folder with case.toml) against its target and print a gap report.
+
+    SPEC may also be a folder of case folders (e.g. case_studies/): every case's default implementation is
+    checked and one summary table is printed, with whether each case matched its manifest."""
+    if spec.is_dir() and not (spec / MANIFEST).is_file() and not any(spec.glob("*.req")):  # the suite
+        if len(formats) > 1 or any(f not in ("text", "json") for f in formats) or len(outputs) > 1 or any(
+                "=" in o for o in outputs):
+            _fail("error: a folder of cases takes one --format (text or json) and at most one plain --output")
+        _check_suite(spec, target_arg, formats[0] if formats else "text", Path(outputs[0]) if outputs else None,
+                     budget, profile, jobs)
     try:
         fail = parse_fail_on(fail_on)
         cli_opts = {"budget": budget, "profile": profile, "jobs": jobs, "seed": seed,
@@ -166,6 +175,36 @@ def check(spec: Path, target_arg: str | None, formats: tuple[str, ...], outputs:
     for dest in dests:
         _emit(report, dest)
     raise SystemExit(exit_code(report, fail))
+
+
+def _check_suite(root: Path, target_arg: str | None, fmt: str, output: Path | None, budget: float | None,
+                 profile: str | None, jobs: int | None) -> None:
+    """`evalgap check FOLDER` for a folder of case folders (logic in :mod:`evalgap.verifier.suite`)."""
+    import io
+
+    from evalgap.verifier.suite import render_suite_json, render_suite_text, run_suite, suite_exit_code
+
+    try:
+        if target_arg is not None:
+            raise UsageError("--target names one implementation; it cannot apply to a folder of cases")
+        opts = CheckOptions(budget_s=resolve_budget(budget, profile), jobs=jobs or default_jobs())
+        live = fmt == "text" and output is None
+        result = run_suite(root, opts, (lambda row: click.echo(f"checked {row.case} ({row.elapsed_s:.1f} s)",
+                                                                err=True)) if live else None)
+    except VerifierError as exc:
+        _fail(f"error: {exc}")
+        return
+    if fmt == "json":
+        text = render_suite_json(result)
+    else:
+        buf = io.StringIO()
+        render_suite_text(result, buf)
+        text = buf.getvalue()
+    if output:
+        _write_atomic(output, text)
+    else:
+        click.echo(text, nl=False)
+    raise SystemExit(suite_exit_code(result))
 
 
 def _emit(report: GapReport, dest: Destination) -> None:
