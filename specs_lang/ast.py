@@ -11,15 +11,18 @@ Equality of nodes ignores spans (``Span`` compares equal to every other span), s
 
 from __future__ import annotations
 
+import string
 from dataclasses import dataclass, field
 from typing import Union
 
 __all__ = [
     "Span", "Expr", "Name", "Const", "BinOp", "UnaryOp", "BoolOp", "Not", "Compare", "Implies", "Iff",
     "IfExp", "Call", "Keyword", "Attribute", "Subscript", "Slice", "ListExpr", "TupleExpr", "SetExpr",
-    "DictExpr", "Comprehension", "Quantifier", "TypeRef", "Param", "Stmt", "Assign", "ExprStmt", "Expect",
-    "ExpectRaises", "Clause", "Requires", "Ensures", "Invariant", "Example", "Informal", "Scenario",
-    "Requirement", "FunctionDecl", "ClassDecl", "MethodDecl", "Spec", "INFORMAL_CATEGORIES",
+    "DictExpr", "Comprehension", "Quantifier", "Old", "TypeRef", "Range", "Alphabet", "ALPHABETS", "Param",
+    "Stmt", "Assign", "ExprStmt", "Expect", "ExpectRaises", "Clause", "Requires", "Ensures", "Invariant",
+    "Example", "Informal", "Scenario", "Raises", "Let", "Rule", "Requirement", "FunctionDecl", "ClassDecl",
+    "MethodDecl", "Assume", "FuncDef", "RecordDecl", "ConfigDecl", "StubOutcome", "StubDecl", "Spec",
+    "INFORMAL_CATEGORIES", "NOSPAN",
 ]
 
 #: The categories an ``informal`` requirement may name (the reason it is not formalized).
@@ -256,25 +259,85 @@ class Quantifier:
     span: Span = _span()
 
 
+@dataclass(frozen=True)
+class Old:
+    """``old(EXPR)``: the value of ``expr`` evaluated before the call (postconditions only).
+
+    The builder turns every one-argument call of the name ``old`` into this node.
+    """
+
+    expr: Expr
+    span: Span = _span()
+
+
 Expr = Union[
     Name, Const, BinOp, UnaryOp, BoolOp, Not, Compare, Implies, Iff, IfExp, Call, Attribute, Subscript,
-    ListExpr, TupleExpr, SetExpr, DictExpr, Comprehension, Quantifier,
+    ListExpr, TupleExpr, SetExpr, DictExpr, Comprehension, Quantifier, Old,
 ]
 
 
 # ------------------------------------------------------------------ types and parameters
+#: Named string alphabets (``s: str digits``) and the characters each allows.
+ALPHABETS: dict[str, str] = {
+    "ascii": "".join(chr(i) for i in range(128)),
+    "printable": string.printable,
+    "digits": string.digits,
+    "letters": string.ascii_letters,
+    "alnum": string.digits + string.ascii_letters,
+    "lowercase": string.ascii_lowercase,
+    "uppercase": string.ascii_uppercase,
+    "hexdigits": string.hexdigits,
+}
+
+
+@dataclass(frozen=True)
+class Range:
+    """An inclusive numeric range ``lo..hi`` (``n: int in 0..1000``, ``xs: list[int] len 1..50``)."""
+
+    lo: int | float
+    hi: int | float
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Alphabet:
+    """The characters a ``str`` may contain: a named alphabet (``ascii``, ``printable``, ``digits``,
+    ``letters``, ``alnum``, ``lowercase``, ``uppercase``, ``hexdigits``; see :data:`ALPHABETS`) or a
+    character set ``chars "abc"`` (``name`` is ``"chars"``). ``chars`` always holds the allowed characters.
+    """
+
+    name: str
+    chars: str
+    span: Span = _span()
+
+
 @dataclass(frozen=True)
 class TypeRef:
-    """A parameter or result type: ``int``, ``list[int]``, ``dict[str, bytes]``, ``mod.Class``."""
+    """A parameter or result type: ``int``, ``list[int]``, ``dict[str, bytes]``, ``mod.Class``, with optional
+    narrowings: ``range`` (``int in 0..1000``: the value), ``length`` (``list[int] len 1..50``: ``len()`` of
+    the value) and ``alphabet`` (``str digits``). Narrowings become constructive bounds for Hypothesis,
+    preconditions for CrossHair, and are listed in the report as assumptions of the verdict.
+
+    ``str(t)`` is the plain Python annotation (no narrowings).
+    """
 
     name: str
     args: tuple[TypeRef, ...] = ()
     span: Span = _span()
+    range: Range | None = None
+    length: Range | None = None
+    alphabet: Alphabet | None = None
 
     def __str__(self) -> str:
         if not self.args:
             return self.name
         return f"{self.name}[{', '.join(str(a) for a in self.args)}]"
+
+    @property
+    def narrowed(self) -> bool:
+        """True when this type or one of its arguments carries a range, length or alphabet."""
+        return (self.range is not None or self.length is not None or self.alphabet is not None
+                or any(a.narrowed for a in self.args))
 
 
 @dataclass(frozen=True)
@@ -375,7 +438,35 @@ class Scenario:
     span: Span = _span()
 
 
-Clause = Union[Requires, Ensures, Invariant, Example, Informal, Scenario]
+@dataclass(frozen=True)
+class Raises:
+    """``raises EXC when EXPR``: exceptional behaviour. When ``when`` holds on the arguments before the
+    call, the call must raise ``exception`` (or a subclass); ``old()`` and ``result`` are not allowed."""
+
+    exception: str
+    when: Expr
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Let:
+    """``let NAME = EXPR``: a named expression. At the top level of a spec (or a config) it is visible in
+    every requirement; as a clause it is visible in the clauses after it in the same requirement."""
+
+    name: str
+    value: Expr
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A bare boolean expression as a clause: a rule over a ``config``'s fields (only inside ``config``)."""
+
+    expr: Expr
+    span: Span = _span()
+
+
+Clause = Union[Requires, Ensures, Invariant, Example, Informal, Scenario, Raises, Let, Rule]
 
 
 # ------------------------------------------------------------------ declarations
@@ -430,6 +521,75 @@ class ClassDecl:
 
 
 @dataclass(frozen=True)
+class Assume:
+    """``assume ID "prose": EXPR``: an environment assumption. It is used as a precondition of every
+    function, method, scenario and config whose parameters bind all its free names, and is listed in the
+    report as an assumption of the verdicts."""
+
+    id: str
+    prose: str
+    expr: Expr
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class FuncDef:
+    """``def NAME(params) -> type: EXPR``: a pure helper function of the spec (recursion allowed)."""
+
+    name: str
+    params: tuple[Param, ...]
+    returns: TypeRef
+    body: Expr
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class RecordDecl:
+    """``record NAME: field: type, ...``: a record type (fields read with ``r.field``)."""
+
+    name: str
+    fields: tuple[Param, ...]
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class ConfigDecl:
+    """``config NAME "title" schema: field: type, ...`` with requirements whose clauses are :class:`Rule`
+    expressions over the schema's fields (and ``lets``, visible in every rule of the config)."""
+
+    name: str
+    title: str
+    schema: tuple[Param, ...]
+    requirements: tuple[Requirement, ...]
+    lets: tuple[Let, ...] = ()
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class StubOutcome:
+    """One outcome a :class:`StubDecl` may produce: ``kind`` is ``any`` (any value of the return type),
+    ``value`` (``value`` holds the expression) or ``raises`` (``exception`` holds the dotted name)."""
+
+    kind: str
+    value: Expr | None = None
+    exception: str | None = None
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class StubDecl:
+    """``stub DEP(params) -> type: any`` or ``: one of (VALUE, raises EXC, any, ...)``: inside scenarios the
+    dependency ``name`` (dotted, looked up in the target module) is replaced by a symbolic function that
+    returns, at each call, any of the listed outcomes (``any`` alone: any value of ``returns``)."""
+
+    name: str
+    params: tuple[Param, ...]
+    returns: TypeRef | None
+    outcomes: tuple[StubOutcome, ...]
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
 class Spec:
     """A whole ``.req`` file.
 
@@ -439,6 +599,9 @@ class Spec:
         imports: paths of other ``.req`` files.
         requirements: top-level requirements (scenarios, examples, informal ones).
         functions, classes: declarations with their requirements.
+        assumptions: ``assume`` declarations.
+        lets, defs: top-level helpers (``let``, ``def``).
+        records, configs, stubs: ``record``, ``config`` and ``stub`` declarations.
         file: the path the spec was read from.
     """
 
@@ -449,13 +612,21 @@ class Spec:
     requirements: tuple[Requirement, ...]
     functions: tuple[FunctionDecl, ...]
     classes: tuple[ClassDecl, ...]
+    assumptions: tuple[Assume, ...] = ()
+    lets: tuple[Let, ...] = ()
+    defs: tuple[FuncDef, ...] = ()
+    records: tuple[RecordDecl, ...] = ()
+    configs: tuple[ConfigDecl, ...] = ()
+    stubs: tuple[StubDecl, ...] = ()
     file: str = field(default="<spec>", compare=False)
     span: Span = _span()
 
-    def all_requirements(self) -> list[tuple[Requirement, FunctionDecl | MethodDecl | ClassDecl | None]]:
+    def all_requirements(self) -> list[tuple[Requirement, Owner]]:
         """Every requirement in source order, each with the declaration it belongs to (None: top level)."""
-        out: list[tuple[Requirement, FunctionDecl | MethodDecl | ClassDecl | None]] = []
+        out: list[tuple[Requirement, Owner]] = []
         out.extend((r, None) for r in self.requirements)
+        for cf in self.configs:
+            out.extend((r, cf) for r in cf.requirements)
         for f in self.functions:
             out.extend((r, f) for r in f.requirements)
         for c in self.classes:
@@ -464,3 +635,7 @@ class Spec:
                 out.extend((r, m) for r in m.requirements)
         out.sort(key=lambda pair: (pair[0].span.line, pair[0].span.col))
         return out
+
+
+#: The declaration a requirement belongs to (None: the top level of the spec).
+Owner = Union[FunctionDecl, MethodDecl, ClassDecl, ConfigDecl, None]

@@ -49,6 +49,8 @@ class _Builder(Transformer[Token, Any]):
         reqs: list[A.Requirement] = []
         funcs: list[A.FunctionDecl] = []
         classes: list[A.ClassDecl] = []
+        buckets: dict[type, list[Any]] = {A.Assume: [], A.Let: [], A.FuncDef: [], A.RecordDecl: [],
+                                          A.ConfigDecl: [], A.StubDecl: []}
         flat: list[Any] = []
         for c in self._present(children):
             if isinstance(c, tuple) and c and c[0] == "spec":
@@ -70,10 +72,15 @@ class _Builder(Transformer[Token, Any]):
                 funcs.append(c)
             elif isinstance(c, A.ClassDecl):
                 classes.append(c)
+            elif type(c) in buckets:
+                buckets[type(c)].append(c)
         if name is None:
             stem = self.file.rsplit("/", 1)[-1]
             name = stem[:-4] if stem.endswith(".req") else stem
         return A.Spec(name, title, target, tuple(imports), tuple(reqs), tuple(funcs), tuple(classes),
+                      assumptions=tuple(buckets[A.Assume]), lets=tuple(buckets[A.Let]),
+                      defs=tuple(buckets[A.FuncDef]), records=tuple(buckets[A.RecordDecl]),
+                      configs=tuple(buckets[A.ConfigDecl]), stubs=tuple(buckets[A.StubDecl]),
                       file=self.file, span=self._span(meta))
 
     def spec_decl(self, meta: Meta, children: list[Any]) -> tuple[Any, ...]:
@@ -95,6 +102,51 @@ class _Builder(Transformer[Token, Any]):
 
     def import_decl(self, meta: Meta, children: list[Any]) -> tuple[str, str]:
         return ("import", _literal(children[0], self.file, self.text))
+
+    def assume_decl(self, meta: Meta, children: list[Any]) -> A.Assume:
+        return A.Assume(children[0], _literal(children[1], self.file, self.text), children[2], self._span(meta))
+
+    def let_decl(self, meta: Meta, children: list[Any]) -> A.Let:
+        return A.Let(str(children[0]), children[1], self._span(meta))
+
+    let_clause = let_decl
+
+    def def_decl(self, meta: Meta, children: list[Any]) -> A.FuncDef:
+        params = children[1] if isinstance(children[1], tuple) else ()
+        return A.FuncDef(str(children[0]), params, children[2], children[3], self._span(meta))
+
+    def record_decl(self, meta: Meta, children: list[Any]) -> A.RecordDecl:
+        fields = tuple(p for group in children[1:] if group for p in group)
+        return A.RecordDecl(str(children[0]), fields, self._span(meta))
+
+    def config_block(self, meta: Meta, children: list[Any]) -> A.ConfigDecl:
+        title = _literal(children[1], self.file, self.text) if children[1] is not None else ""
+        schema = children[2] if isinstance(children[2], tuple) else ()
+        reqs = tuple(c for c in children[3:] if isinstance(c, A.Requirement))
+        lets = tuple(c for c in children[3:] if isinstance(c, A.Let))
+        return A.ConfigDecl(str(children[0]), title, schema, reqs, lets, self._span(meta))
+
+    def stub_decl(self, meta: Meta, children: list[Any]) -> A.StubDecl:
+        params = children[1] if isinstance(children[1], tuple) else ()
+        return A.StubDecl(children[0], params, children[2], children[3], self._span(meta))
+
+    def stub_any(self, meta: Meta, children: list[Any]) -> tuple[A.StubOutcome, ...]:
+        return (A.StubOutcome("any", span=self._span(meta)),)
+
+    def stub_one_of(self, meta: Meta, children: list[Any]) -> tuple[A.StubOutcome, ...]:
+        return tuple(c for c in children if c is not None)
+
+    def outcome_any(self, meta: Meta, children: list[Any]) -> A.StubOutcome:
+        return A.StubOutcome("any", span=self._span(meta))
+
+    def outcome_raises(self, meta: Meta, children: list[Any]) -> A.StubOutcome:
+        return A.StubOutcome("raises", exception=children[0], span=self._span(meta))
+
+    def outcome_value(self, meta: Meta, children: list[Any]) -> A.StubOutcome:
+        return A.StubOutcome("value", value=children[0], span=self._span(meta))
+
+    def dotted_name(self, meta: Meta, children: list[Any]) -> str:
+        return ".".join(str(c) for c in children)
 
     def function_block(self, meta: Meta, children: list[Any]) -> A.FunctionDecl:
         name, params, returns, reqs = self._decl_parts(children)
@@ -155,6 +207,12 @@ class _Builder(Transformer[Token, Any]):
     def informal_clause(self, meta: Meta, children: list[Any]) -> A.Informal:
         return A.Informal(str(children[0]), _literal(children[1], self.file, self.text), self._span(meta))
 
+    def raises_clause(self, meta: Meta, children: list[Any]) -> A.Raises:
+        return A.Raises(children[0], children[1], self._span(meta))
+
+    def rule_clause(self, meta: Meta, children: list[Any]) -> A.Rule:
+        return A.Rule(children[0], self._span(meta))
+
     def scenario_clause(self, meta: Meta, children: list[Any]) -> A.Scenario:
         params = children[0] if isinstance(children[0], tuple) else ()
         body = tuple(c for c in children[1:] if c is not None)
@@ -169,7 +227,41 @@ class _Builder(Transformer[Token, Any]):
     def type_expr(self, meta: Meta, children: list[Any]) -> A.TypeRef:
         names = [str(c) for c in children if isinstance(c, Token)]
         args = tuple(c for c in children if isinstance(c, A.TypeRef))
-        return A.TypeRef(".".join(names), args, self._span(meta))
+        rng = length = alpha = None
+        for c in children:
+            if isinstance(c, tuple) and len(c) == 2 and c[0] in ("in", "len"):
+                if c[0] == "in":
+                    rng = c[1]
+                else:
+                    length = c[1]
+            elif isinstance(c, A.Alphabet):
+                alpha = c
+        return A.TypeRef(".".join(names), args, self._span(meta), rng, length, alpha)
+
+    def in_range(self, meta: Meta, children: list[Any]) -> tuple[str, A.Range]:
+        return ("in", children[0])
+
+    def len_range(self, meta: Meta, children: list[Any]) -> tuple[str, A.Range]:
+        return ("len", children[0])
+
+    def range_spec(self, meta: Meta, children: list[Any]) -> A.Range:
+        return A.Range(children[0], children[1], self._span(meta))
+
+    def signed_number(self, meta: Meta, children: list[Any]) -> int | float:
+        tok = children[-1]
+        text = str(tok).replace("_", "")
+        value: int | float = int(text) if tok.type == "INT" else float(text)
+        return -value if children[0] is not None else value
+
+    def alphabet_kw(self, meta: Meta, children: list[Any]) -> str:
+        return str(children[0])
+
+    def named_alphabet(self, meta: Meta, children: list[Any]) -> A.Alphabet:
+        name = str(children[0])
+        return A.Alphabet(name, A.ALPHABETS[name], self._span(meta))
+
+    def chars_alphabet(self, meta: Meta, children: list[Any]) -> A.Alphabet:
+        return A.Alphabet("chars", _literal(children[0], self.file, self.text), self._span(meta))
 
     # ---------------------------------------------------------- statements
     def assign_stmt(self, meta: Meta, children: list[Any]) -> A.Assign:
@@ -179,8 +271,7 @@ class _Builder(Transformer[Token, Any]):
         return tuple(str(c) for c in children)
 
     def expect_raises_stmt(self, meta: Meta, children: list[Any]) -> A.ExpectRaises:
-        names = [str(c) for c in children if isinstance(c, Token)]
-        return A.ExpectRaises(".".join(names), children[-1], self._span(meta))
+        return A.ExpectRaises(children[0], children[-1], self._span(meta))
 
     def expect_stmt(self, meta: Meta, children: list[Any]) -> A.Expect:
         return A.Expect(children[0], self._span(meta))
@@ -264,11 +355,19 @@ class _Builder(Transformer[Token, Any]):
             return children[0]  # type: ignore[no-any-return]
         return A.BinOp("**", children[0], children[1], self._span(meta))
 
-    def call(self, meta: Meta, children: list[Any]) -> A.Call:
+    def call(self, meta: Meta, children: list[Any]) -> A.Call | A.Old:
         args = children[1] or ()
         pos = tuple(a for a in args if not isinstance(a, A.Keyword))
         kws = tuple(a for a in args if isinstance(a, A.Keyword))
-        return A.Call(children[0], pos, kws, self._span(meta))
+        func = children[0]
+        if isinstance(func, A.Name) and func.id == "old" and len(pos) == 1 and not kws:
+            return A.Old(pos[0], self._span(meta))
+        return A.Call(func, pos, kws, self._span(meta))
+
+    def call_gen(self, meta: Meta, children: list[Any]) -> A.Call | A.Old:
+        names, it, conds = children[2]
+        gen = A.Comprehension("gen", children[1], names, it, conds, self._span(meta))
+        return self.call(meta, [children[0], (gen,)])
 
     def arguments(self, meta: Meta, children: list[Any]) -> tuple[Any, ...]:
         return tuple(children)

@@ -74,11 +74,12 @@ def grammar() -> Lark:
     """The compiled LALR parser (built once per process).
 
     Returns:
-        A :class:`lark.Lark` instance with positions propagated and the indentation post-lexer.
+        A :class:`lark.Lark` instance with positions propagated and the indentation post-lexer, built with
+        ``strict=True`` (a shift/reduce conflict or a terminal collision is an error, never resolved silently).
     """
     return Lark.open_from_package(
         "evalgap.specs_lang", "spec.lark", ("grammar",), parser="lalr", postlex=_SpecIndenter(),
-        propagate_positions=True, maybe_placeholders=True,
+        propagate_positions=True, maybe_placeholders=True, strict=True,
     )
 
 

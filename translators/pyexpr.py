@@ -8,12 +8,13 @@ comparisons stay chained (Python evaluates the middle operand once, which is the
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, Mapping
 
 from evalgap.specs_lang import ast as A
+from evalgap.specs_lang.lower import free_names
 from evalgap.translators.errors import UnsupportedConstruct
 
-__all__ = ["to_python", "free_names"]
+__all__ = ["to_python", "free_names", "collect_old"]
 
 _Handler = Callable[[object, Callable[[object], str]], str]
 
@@ -24,7 +25,9 @@ def _targets(names: tuple[str, ...]) -> str:
 
 def _call(n: A.Call, py: Callable[[object], str]) -> str:
     if isinstance(n.func, A.Name) and n.func.id == "old":
-        raise UnsupportedConstruct("old()", n.span, "pre-state values are not yet compiled to icontract")
+        raise UnsupportedConstruct("old()", n.span, "`old` takes exactly one argument")
+    if len(n.args) == 1 and not n.keywords and isinstance(n.args[0], A.Comprehension) and n.args[0].kind == "gen":
+        return f"{py(n.func)}{py(n.args[0])}"
     parts = [py(a) for a in n.args] + [f"{k.name}={py(k.value)}" for k in n.keywords]
     return f"{py(n.func)}({', '.join(parts)})"
 
@@ -74,58 +77,49 @@ _HANDLERS: dict[type, Callable[..., str]] = {
 }
 
 
-def to_python(node: object) -> str:
+def to_python(node: object, old: Mapping[A.Old, str] | None = None) -> str:
     """Python source for a spec expression.
 
     Args:
         node: an :data:`evalgap.specs_lang.ast.Expr` (or a :class:`Slice`).
+        old: Python source for each ``old(EXPR)`` node (e.g. ``OLD.eg_old_0`` for an icontract snapshot, or
+            a local variable); without it, ``old()`` is unsupported.
 
     Returns:
         A Python expression string with the spec's meaning.
 
     Raises:
-        UnsupportedConstruct: for constructs not yet compiled (``old()``).
+        UnsupportedConstruct: ``old()`` where no pre-state value is available.
     """
-    handler = _HANDLERS.get(type(node))
-    if handler is None:
-        raise UnsupportedConstruct(type(node).__name__, getattr(node, "span", A.NOSPAN))
-    return handler(node, to_python)
+    def py(n: object) -> str:
+        if isinstance(n, A.Old):
+            if old is None or n not in old:
+                raise UnsupportedConstruct("old()", n.span, "pre-state values exist only in postconditions")
+            return old[n]
+        handler = _HANDLERS.get(type(n))
+        if handler is None:
+            raise UnsupportedConstruct(type(n).__name__, getattr(n, "span", A.NOSPAN))
+        return handler(n, py)
+
+    return py(node)
 
 
-def free_names(node: object, bound: frozenset[str] = frozenset()) -> set[str]:
-    """Names an expression reads that it does not bind itself (comprehension and quantifier
-    variables are bound inside their body).
+def collect_old(node: object) -> list[A.Old]:
+    """Every distinct ``old(EXPR)`` node inside ``node``, in pre-order (equal nodes once)."""
+    out: list[A.Old] = []
 
-    Args:
-        node: an expression, statement, clause, or a tuple of them.
-        bound: names already bound by the context (parameters, ``result``).
+    def walk(n: object) -> None:
+        if isinstance(n, A.Old):
+            if n not in out:
+                out.append(n)
+            return
+        if isinstance(n, (tuple, list)):
+            for x in n:
+                walk(x)
+            return
+        for f in getattr(n, "__dataclass_fields__", {}):
+            if f != "span":
+                walk(getattr(n, f))
 
-    Returns:
-        The set of free identifiers, excluding ``bound``.
-    """
-    out: set[str] = set()
-    if isinstance(node, A.Name):
-        if node.id not in bound:
-            out.add(node.id)
-        return out
-    if isinstance(node, (tuple, list)):
-        for item in node:
-            out |= free_names(item, bound)
-        return out
-    if isinstance(node, A.Comprehension):
-        inner = bound | set(node.targets)
-        out |= free_names(node.iter, bound)
-        out |= free_names(node.elt, inner) | free_names(node.conds, inner)
-        return out
-    if isinstance(node, A.Quantifier):
-        out |= free_names(node.domain, bound)
-        out |= free_names(node.body, bound | set(node.targets))
-        return out
-    if isinstance(node, A.Keyword):
-        return free_names(node.value, bound)
-    fields = getattr(node, "__dataclass_fields__", None)
-    if fields:
-        for name in fields:
-            if name != "span":
-                out |= free_names(getattr(node, name), bound)
+    walk(node)
     return out

@@ -20,22 +20,21 @@ that use it fail (as a spec error), not the whole harness.
 
 from __future__ import annotations
 
-import builtins
-import keyword
 import re
 from dataclasses import dataclass, field
 
 from evalgap.specs_lang import ast as A
+from evalgap.specs_lang.lower import free_names, inline_lets
 from evalgap.translators.errors import TranslationError, UnsupportedConstruct
-from evalgap.translators.pyexpr import free_names, to_python
+from evalgap.translators.harness_writer import (Domain, Writer, desc, domain_for, emit_condition, safe,
+                                                snapshots, type_names)
+from evalgap.translators.pyexpr import to_python
 
-__all__ = ["Obligation", "Harness", "build_harness", "HARNESS_ROLE_KINDS"]
+__all__ = ["Obligation", "Harness", "build_harness", "HARNESS_ROLE_KINDS", "scenario_statements",
+           "emit_domain"]
 
 #: Obligation kinds: how the verifier treats each requirement.
-HARNESS_ROLE_KINDS = ("function", "scenario", "example", "precondition", "informal", "unsupported")
-
-_TYPING_NAMES = {"Any", "Optional", "Union", "List", "Dict", "Set", "Tuple", "FrozenSet", "Sequence", "Mapping"}
-_BUILTINS = set(dir(builtins)) | {"math"}
+HARNESS_ROLE_KINDS = ("function", "scenario", "example", "precondition", "informal", "config", "unsupported")
 
 
 @dataclass(frozen=True)
@@ -48,10 +47,12 @@ class Obligation:
         function: name of the generated ``check_...`` function (None for informal/precondition/unsupported).
         params: ``(name, type text)`` of the check function, in order.
         target_function: for ``function`` obligations, the target function called.
-        checks: the Python text of each checked clause (ensures, expect, example), in order; for
+        checks: the Python text of each checked clause (ensures, expect, example, raises), in order; for
             scenarios and examples the failing index returned by the check function points into it.
         check_spans: the spec span of each entry of ``checks`` (to quote the spec's own text).
-        preconditions: IDs of the precondition requirements applied to this one (domain narrowing).
+        preconditions: what narrows this requirement's domain, listed in the report as assumptions of the
+            verdict: precondition requirement IDs, ``assume`` IDs and narrowed parameters
+            (``n: int in 0..1000``).
         reason: for ``unsupported``, why (the construct), for ``informal``, the category and reason.
     """
 
@@ -91,7 +92,7 @@ class Harness:
 
 
 def _ident(req_id: str, used: set[str]) -> str:
-    base = re.sub(r"\W", "_", req_id)
+    base = safe(req_id)
     name, i = f"check_{base}", 2
     while name in used:
         name, i = f"check_{base}_{i}", i + 1
@@ -99,44 +100,22 @@ def _ident(req_id: str, used: set[str]) -> str:
     return name
 
 
-def _type_names(t: A.TypeRef) -> set[str]:
-    out = {t.name.split(".")[0]}
-    for a in t.args:
-        out |= _type_names(a)
+def emit_domain(w: Writer, fn: str, dom: Domain, params: tuple[str, ...]) -> list[str]:
+    """Emit a condition function per domain condition; return the ``@icontract.require`` lines."""
+    out = []
+    for i, (src, prose, cond) in enumerate(dom.conditions):
+        cname = f"_eg_dom_{fn}_{i}"
+        emit_condition(w, cname, cond, params, allow_result=False)
+        out.append(f"@icontract.require({cname}, {desc(src, prose, '[pre] ')})")
     return out
 
 
-def _type_text(t: A.TypeRef) -> str:
-    return str(t)
-
-
-class _Writer:
-    def __init__(self) -> None:
-        self.lines: list[str] = []
-        self.target_names: set[str] = set()
-
-    def emit(self, line: str = "", indent: int = 0) -> None:
-        self.lines.append("    " * indent + line)
-
-    def need(self, names: set[str]) -> None:
-        for n in names:
-            if n not in _BUILTINS and n not in _TYPING_NAMES and not keyword.iskeyword(n):
-                self.target_names.add(n)
-
-
-def _desc(req: A.Requirement, prefix: str = "") -> str:
-    return repr(f"{prefix}{req.id}: {req.prose}")
-
-
-def _scenario(w: _Writer, req: A.Requirement, sc: A.Scenario, fn: str) -> Obligation:
-    params = tuple((p.name, _type_text(p.type)) for p in sc.params)
-    bound = {p.name for p in sc.params} | {"result"}
-    for p in sc.params:
-        w.need(_type_names(p.type))
-    checks: list[str] = []
-    spans: list[A.Span] = []
+def scenario_statements(w: Writer, stmts: tuple[A.Stmt, ...], bound: set[str], checks: list[str],
+                        spans: list[A.Span]) -> list[str]:
+    """Python lines for scenario statements; each ``expect`` returns its 1-based index in ``checks``
+    when it does not hold. ``bound`` grows with assigned names."""
     body: list[str] = []
-    for st in sc.body:
+    for st in stmts:
         if isinstance(st, A.Assign):
             w.need(free_names(st.value, frozenset(bound)))
             body.append(f"{', '.join(st.targets)} = {to_python(st.value)}")
@@ -158,22 +137,45 @@ def _scenario(w: _Writer, req: A.Requirement, sc: A.Scenario, fn: str) -> Obliga
                                 st.call.span.end_col))
             body += ["try:", f"    {to_python(st.call)}", f"except {st.exception}:", "    pass", "else:",
                      f"    return {len(checks)}"]
+    return body
+
+
+def _scenario(w: Writer, spec: A.Spec, req: A.Requirement, sc: A.Scenario, fn: str) -> Obligation:
+    from evalgap.translators.icontract_state import stub_params, wrap_with_stubs
+
+    params = tuple((p.name, str(p.type)) for p in sc.params)
+    names = tuple(p.name for p in sc.params)
+    bound = set(names) | {"result"}
+    for p in sc.params:
+        w.need(type_names(p.type))
+    dom = domain_for(spec, sc.params)
+    extra, extra_dom = stub_params(w, spec)
+    params += tuple((n, t) for n, t in extra)
+    decorators = emit_domain(w, fn, dom, names)
+    decorators += emit_domain(w, fn + "_stub", extra_dom, tuple(n for n, _ in extra))
+    checks: list[str] = []
+    spans: list[A.Span] = []
+    body = scenario_statements(w, sc.body, bound, checks, spans)
+    body = wrap_with_stubs(spec, body)
     w.emit(f"def _eg_post_{fn}(result: int) -> bool:")
     w.emit(f'"""{req.id}: every expect of the scenario holds (result is the failing expect\'s index)."""', 1)
     w.emit("return result == 0", 1)
     w.emit()
     w.emit()
-    w.emit(f"@icontract.ensure(_eg_post_{fn}, {_desc(req)})")
+    for d in decorators:
+        w.emit(d)
+    w.emit(f"@icontract.ensure(_eg_post_{fn}, {desc(req.id, req.prose)})")
     sig = ", ".join(f"{n}: {t}" for n, t in params)
     w.emit(f"def {fn}({sig}) -> int:")
     w.emit(f'"""Scenario of requirement {req.id}."""', 1)
     for line in body:
         w.emit(line, 1)
     w.emit("return 0", 1)
-    return Obligation(req.id, "scenario", fn, params, None, tuple(checks), check_spans=tuple(spans))
+    return Obligation(req.id, "scenario", fn, params, None, tuple(checks), tuple(dom.assumption_texts),
+                      check_spans=tuple(spans))
 
 
-def _examples(w: _Writer, req: A.Requirement, exs: list[A.Example], fn: str) -> Obligation:
+def _examples(w: Writer, req: A.Requirement, exs: list[A.Example], fn: str) -> Obligation:
     checks = []
     spans: list[A.Span] = []
     w.emit(f"def {fn}() -> int:")
@@ -188,83 +190,170 @@ def _examples(w: _Writer, req: A.Requirement, exs: list[A.Example], fn: str) -> 
     return Obligation(req.id, "example", fn, (), None, tuple(checks), check_spans=tuple(spans))
 
 
-def _condition(w: _Writer, name: str, expr: A.Expr, params: tuple[A.Param, ...], allow_result: bool) -> None:
-    names = free_names(expr)
-    args = [p.name for p in params if p.name in names]
-    if allow_result and "result" in names:
-        args.append("result")
-    w.need(names - {p.name for p in params} - {"result"})
-    w.emit(f"def {name}({', '.join(args)}) -> bool:")
-    w.emit(f"return bool({to_python(expr)})", 1)
-    w.emit()
+def _function_domain(spec: A.Spec, decl: A.FunctionDecl, req: A.Requirement, pre_reqs: list[A.Requirement],
+                     exclude_raises: bool) -> Domain:
+    dom = domain_for(spec, decl.params)
+    for pr in pre_reqs:
+        if pr is req:
+            continue
+        for cl in inline_lets(pr.clauses):
+            if isinstance(cl, A.Requires):
+                dom.conditions.append((pr.id, pr.prose, cl.expr))
+        dom.assumption_texts.append(pr.id)
+    for cl in inline_lets(req.clauses):
+        if isinstance(cl, A.Requires):
+            dom.conditions.append((req.id, req.prose, cl.expr))
+    if exclude_raises:
+        for other in decl.requirements:
+            for cl in inline_lets(other.clauses):
+                if isinstance(cl, A.Raises):
+                    dom.conditions.append((other.id, f"exceptional case excluded: {other.prose}",
+                                           A.Not(cl.when)))
+                    if other.id not in dom.assumption_texts:
+                        dom.assumption_texts.append(other.id)
+    return dom
 
 
-def _function(w: _Writer, req: A.Requirement, decl: A.FunctionDecl, fn: str,
+def _function(w: Writer, spec: A.Spec, req: A.Requirement, decl: A.FunctionDecl, fn: str,
               pre_reqs: list[A.Requirement]) -> Obligation:
-    params = tuple((p.name, _type_text(p.type)) for p in decl.params)
+    params = tuple((p.name, str(p.type)) for p in decl.params)
+    names = tuple(p.name for p in decl.params)
     for p in decl.params:
-        w.need(_type_names(p.type))
+        w.need(type_names(p.type))
     if decl.returns is not None:
-        w.need(_type_names(decl.returns))
+        w.need(type_names(decl.returns))
     w.need({decl.name})
-    decorators: list[str] = []
-    pre_ids: list[str] = []
-    own_pre = [c for c in req.clauses if isinstance(c, A.Requires)]
-    for pr in pre_reqs + ([req] if own_pre else []):
-        for i, cl in enumerate(c for c in pr.clauses if isinstance(c, A.Requires)):
-            cname = f"_eg_pre_{fn}_{re.sub(r'[^0-9A-Za-z_]', '_', pr.id)}_{i}"
-            _condition(w, cname, cl.expr, decl.params, allow_result=False)
-            decorators.append(f"@icontract.require({cname}, {_desc(pr, '[pre] ')})")
-        if pr is not req:
-            pre_ids.append(pr.id)
-    checks = []
+    clauses = inline_lets(req.clauses)
+    raises = [c for c in clauses if isinstance(c, A.Raises)]
+    ensures = [c for c in clauses if isinstance(c, A.Ensures)]
+    if raises and ensures:
+        raise UnsupportedConstruct("`raises` mixed with `ensures` in one requirement", req.span,
+                                   "give the exceptional behaviour its own requirement")
+    dom = _function_domain(spec, decl, req, pre_reqs, exclude_raises=not raises)
+    decorators = emit_domain(w, fn, dom, names)
+    checks: list[str] = []
     spans: list[A.Span] = []
-    for i, ens in enumerate(c for c in req.clauses if isinstance(c, A.Ensures)):
-        spans.append(ens.expr.span)
+    if raises:
+        return _raises(w, req, decl, fn, raises, decorators, dom)
+    old_map, snaps = snapshots(w, fn, [c.expr for c in ensures], names)
+    posts = []
+    for i, cl in enumerate(ensures):
+        spans.append(cl.expr.span)
         cname = f"_eg_post_{fn}_{i}"
-        _condition(w, cname, ens.expr, decl.params, allow_result=True)
-        checks.append(to_python(ens.expr))
-        decorators.append(f"@icontract.ensure({cname}, {_desc(req)})")
+        emit_condition(w, cname, cl.expr, names, allow_result=True, old=old_map)
+        checks.append(to_python(cl.expr, old_map or None))
+        posts.append(f"@icontract.ensure({cname}, {desc(req.id, req.prose)})")
     w.emit()
-    for d in decorators:
+    for d in decorators + snaps + posts:
         w.emit(d)
-    ret = f" -> {_type_text(decl.returns)}" if decl.returns is not None else ""
+    ret = f" -> {decl.returns}" if decl.returns is not None else ""
     w.emit(f"def {fn}({', '.join(f'{n}: {t}' for n, t in params)}){ret}:")
     w.emit(f'"""Requirement {req.id} on {decl.name}."""', 1)
-    w.emit(f"return {decl.name}({', '.join(n for n, _ in params)})", 1)
-    return Obligation(req.id, "function", fn, params, decl.name, tuple(checks), tuple(pre_ids),
+    w.emit(f"return {decl.name}({', '.join(names)})", 1)
+    return Obligation(req.id, "function", fn, params, decl.name, tuple(checks), tuple(dom.assumption_texts),
                       check_spans=tuple(spans))
 
 
-def _requirement(w: _Writer, req: A.Requirement, owner: object, fn: str,
+def _raises(w: Writer, req: A.Requirement, decl: A.FunctionDecl, fn: str, raises: list[A.Raises],
+            decorators: list[str], dom: Domain) -> Obligation:
+    names = tuple(p.name for p in decl.params)
+    params = tuple((p.name, str(p.type)) for p in decl.params)
+    checks, spans = [], []
+    for r in raises:
+        w.need(free_names(r.when) - set(names) | {r.exception.split(".")[0]})
+        checks.append(f"raises {r.exception} when {to_python(r.when)}")
+        spans.append(r.span)
+    w.emit(f"def _eg_post_{fn}(result: int) -> bool:")
+    w.emit("return result == 0", 1)
+    w.emit()
+    w.emit()
+    for d in decorators:
+        w.emit(d)
+    w.emit(f"@icontract.ensure(_eg_post_{fn}, {desc(req.id, req.prose)})")
+    w.emit(f"def {fn}({', '.join(f'{n}: {t}' for n, t in params)}) -> int:")
+    w.emit(f'"""Requirement {req.id}: exceptional behaviour of {decl.name} (0: as specified)."""', 1)
+    w.emit(f"_eg_when = [{', '.join(f'bool({to_python(r.when)})' for r in raises)}]", 1)
+    w.emit("if not any(_eg_when):", 1)
+    w.emit("return 0", 2)
+    w.emit("try:", 1)
+    w.emit(f"{decl.name}({', '.join(names)})", 2)
+    w.emit("except BaseException as _eg_exc:", 1)
+    for i, r in enumerate(raises, 1):
+        w.emit(f"if _eg_when[{i - 1}] and not isinstance(_eg_exc, {r.exception}):", 2)
+        w.emit(f"return {i}", 3)
+    w.emit("return 0", 2)
+    w.emit("return _eg_when.index(True) + 1", 1)
+    return Obligation(req.id, "scenario", fn, params, decl.name, tuple(checks), tuple(dom.assumption_texts),
+                      check_spans=tuple(spans))
+
+
+def _requirement(w: Writer, spec: A.Spec, req: A.Requirement, owner: object, fn: str,
                  pre_reqs: list[A.Requirement]) -> Obligation:
+    from evalgap.translators.icontract_state import invariant_obligation, method_obligation
+
     inf = req.informal
     if inf is not None:
         return Obligation(req.id, "informal", None, reason=f"{inf.category}: {inf.reason}")
-    scenarios = [c for c in req.clauses if isinstance(c, A.Scenario)]
-    examples = [c for c in req.clauses if isinstance(c, A.Example)]
-    ensures = [c for c in req.clauses if isinstance(c, A.Ensures)]
-    requires = [c for c in req.clauses if isinstance(c, A.Requires)]
-    invariants = [c for c in req.clauses if isinstance(c, A.Invariant)]
-    if invariants or isinstance(owner, (A.ClassDecl, A.MethodDecl)):
-        span = invariants[0].span if invariants else req.span
-        raise UnsupportedConstruct("class invariants and methods", span,
-                                   "state them as a scenario over the class for now")
-    if len(scenarios) > 1 or (scenarios and (examples or ensures or requires)):
+    if isinstance(owner, A.ConfigDecl):
+        return Obligation(req.id, "config", None, reason="a rule over a configuration file: checked by "
+                          "`evalgap check-config` and the Z3 analysis, not against code")
+    clauses = inline_lets(req.clauses)
+    scenarios = [c for c in clauses if isinstance(c, A.Scenario)]
+    examples = [c for c in clauses if isinstance(c, A.Example)]
+    ensures = [c for c in clauses if isinstance(c, A.Ensures)]
+    requires = [c for c in clauses if isinstance(c, A.Requires)]
+    raises = [c for c in clauses if isinstance(c, A.Raises)]
+    invariants = [c for c in clauses if isinstance(c, A.Invariant)]
+    rules = [c for c in clauses if isinstance(c, A.Rule)]
+    if rules:
+        raise UnsupportedConstruct("a bare rule outside a config", rules[0].span)
+    if invariants:
+        if not isinstance(owner, A.ClassDecl):
+            raise UnsupportedConstruct("`invariant` outside a class", invariants[0].span)
+        return invariant_obligation(w, spec, req, owner, invariants, fn)
+    if len(scenarios) > 1 or (scenarios and (examples or ensures or requires or raises)):
         raise UnsupportedConstruct("a scenario mixed with other clauses", req.span,
                                    "give each scenario its own requirement")
     if scenarios:
-        return _scenario(w, req, scenarios[0], fn)
-    if examples and not (ensures or requires):
+        return _scenario(w, spec, req, scenarios[0], fn)
+    if examples and not (ensures or requires or raises):
         return _examples(w, req, examples, fn)
     if examples:
         raise UnsupportedConstruct("examples mixed with requires/ensures", req.span,
                                    "give the examples their own requirement")
-    if isinstance(owner, A.FunctionDecl):
-        if requires and not ensures:
+    if isinstance(owner, A.MethodDecl):
+        cls = next(c for c in spec.classes if owner in c.methods)
+        if requires and not (ensures or raises):
             return Obligation(req.id, "precondition", None)
-        return _function(w, req, owner, fn, pre_reqs)
+        return method_obligation(w, spec, req, cls, owner, fn)
+    if isinstance(owner, A.FunctionDecl):
+        if requires and not (ensures or raises):
+            return Obligation(req.id, "precondition", None)
+        return _function(w, spec, req, owner, fn, pre_reqs)
     raise TranslationError(f"requirement {req.id} has no clause to check")  # caught by check_structure
+
+
+def _helpers(spec: A.Spec, w: Writer) -> list[str]:
+    """Module-level definitions of the spec's records (frozen dataclasses), ``def`` and ``let`` helpers
+    (placed after the target names)."""
+    out: list[str] = []
+    for r in spec.records:
+        for f in r.fields:
+            w.need(type_names(f.type))
+        out += ["", "", "@dataclasses.dataclass(frozen=True)", f"class {r.name}:",
+                f'    """Spec record `{r.name}`."""', ""]
+        out += [f"    {f.name}: {f.type}" for f in r.fields] or ["    pass"]
+    for d in spec.defs:
+        w.need(free_names(d.body, frozenset(p.name for p in d.params)))
+        sig = ", ".join(f"{p.name}: {p.type}" for p in d.params)
+        out += ["", "", f"def {d.name}({sig}) -> {d.returns}:",
+                f'    """Spec helper `{d.name}` (pure; recursion allowed)."""', f"    return {to_python(d.body)}"]
+    if spec.lets:
+        out += ["", ""]
+    for lt in spec.lets:
+        w.need(free_names(lt.value))
+        out.append(f"{lt.name} = {to_python(lt.value)}")
+    return out
 
 
 def build_harness(spec: A.Spec, target_module: str, harness_module: str = "evalgap_harness") -> Harness:
@@ -280,13 +369,21 @@ def build_harness(spec: A.Spec, target_module: str, harness_module: str = "evalg
         A :class:`Harness`; requirements whose constructs are not compiled yet get an ``unsupported``
         obligation with the reason instead of failing the whole spec.
     """
-    body = _Writer()
+    from evalgap.specs_lang.lower import helper_names
+    from evalgap.translators.icontract_state import STUB_RUNTIME
+
+    body = Writer(helper_names(spec))
+    try:
+        helpers = _helpers(spec, body)
+    except UnsupportedConstruct:
+        helpers = []
     obligations: list[Obligation] = []
     used: set[str] = set()
     pre_by_fn: dict[str, list[A.Requirement]] = {}
     for f in spec.functions:
-        pre_by_fn[f.name] = [r for r in f.requirements if r.informal is None and r.clauses and all(
-            isinstance(c, A.Requires) for c in r.clauses)]
+        pre_by_fn[f.name] = [r for r in f.requirements if r.informal is None and any(
+            isinstance(c, A.Requires) for c in r.clauses) and all(isinstance(c, (A.Requires, A.Let))
+                                                                  for c in r.clauses)]
     for req, owner in spec.all_requirements():
         fn = _ident(req.id, used)
         mark = len(body.lines)
@@ -296,7 +393,7 @@ def build_harness(spec: A.Spec, target_module: str, harness_module: str = "evalg
         body.emit(f"# ---- requirement {req.id} ({req.span})")
         try:
             pre = pre_by_fn.get(owner.name, []) if isinstance(owner, A.FunctionDecl) else []
-            ob = _requirement(body, req, owner, fn, pre)
+            ob = _requirement(body, spec, req, owner, fn, pre)
         except UnsupportedConstruct as exc:
             del body.lines[mark:]
             body.target_names = needed
@@ -308,6 +405,8 @@ def build_harness(spec: A.Spec, target_module: str, harness_module: str = "evalg
         "Generated by evalgap.translators.to_icontract; do not edit.",
         '"""',
         "",
+        "import copy",
+        "import dataclasses",
         "import importlib",
         "import math",
         "from typing import Any, Dict, FrozenSet, List, Mapping, Optional, Sequence, Set, Tuple, Union",
@@ -335,5 +434,5 @@ def build_harness(spec: A.Spec, target_module: str, harness_module: str = "evalg
     ]
     for name in sorted(body.target_names):
         head.append(f"{name} = getattr(_eg_target, {name!r}, _EgMissing({name!r}))")
-    source = "\n".join(head + body.lines) + "\n"
+    source = "\n".join(head + helpers + STUB_RUNTIME + body.lines) + "\n"
     return Harness(harness_module, source, target_module, tuple(obligations))

@@ -299,6 +299,8 @@ def _check_one(req: A.Requirement, owner: object, ob: Obligation, harness: Harne
                                  verdicts=(v,), verdict=Verdict.NOT_FORMALIZED)
     if ob.kind == "precondition":
         return RequirementResult(**base, role="precondition")  # type: ignore[arg-type]
+    if ob.kind == "config":  # a rule over a configuration file: `check-config` / the Z3 analysis
+        return RequirementResult(**base, role="config")  # type: ignore[arg-type]
     if ob.kind == "unsupported":
         v = EngineVerdict("none", Verdict.UNKNOWN, f"unsupported: {ob.reason}")
     elif ob.kind == "example":

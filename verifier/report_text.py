@@ -23,6 +23,9 @@ def _evidence(r: RequirementResult) -> Text:
     if r.role == "precondition":
         return Text("precondition: narrows the domain of the other requirements on "
                     f"{r.function}; callers must meet it (not checked against the code)")
+    if r.role == "config":
+        return Text("config rule: checked against configuration files by `evalgap check-config` and the Z3 "
+                    "analysis, not against the code")
     parts = Text()
     for v in r.verdicts:
         if v.counterexample and v.verdict is Verdict.REFUTED:

@@ -1,0 +1,132 @@
+"""Shared pieces of the icontract harness generator: the line writer, name bookkeeping, the context of a
+spec (helpers, assumptions) and the emitters for precondition/postcondition condition functions.
+
+Used by :mod:`evalgap.translators.to_icontract` (functions, scenarios, examples) and
+:mod:`evalgap.translators.icontract_state` (methods, class invariants, stubs).
+"""
+
+from __future__ import annotations
+
+import builtins
+import keyword
+import re
+from dataclasses import dataclass, field
+
+from evalgap.specs_lang import ast as A
+from evalgap.specs_lang.lower import applicable_assumptions, domain_conditions, free_names, narrowing_text
+from evalgap.translators.pyexpr import collect_old, to_python
+
+__all__ = ["Writer", "Domain", "desc", "type_names", "safe", "domain_for", "emit_condition", "snapshots"]
+
+_TYPING_NAMES = {"Any", "Optional", "Union", "List", "Dict", "Set", "Tuple", "FrozenSet", "Sequence", "Mapping",
+                 "Iterable", "Collection"}
+_BUILTINS = set(dir(builtins)) | {"math", "copy", "OLD"}
+
+
+class Writer:
+    """Accumulates harness lines and the names the spec reads from the target module."""
+
+    def __init__(self, local_names: set[str] | None = None) -> None:
+        self.lines: list[str] = []
+        self.target_names: set[str] = set()
+        self.local_names: set[str] = set(local_names or ())
+
+    def emit(self, line: str = "", indent: int = 0) -> None:
+        """Append ``line`` indented by ``indent`` levels of four spaces."""
+        self.lines.append("    " * indent + line if line else "")
+
+    def need(self, names: set[str]) -> None:
+        """Record ``names`` as names of the target (unless builtin, typing, keyword or a spec helper)."""
+        for n in names:
+            if (n not in _BUILTINS and n not in _TYPING_NAMES and not keyword.iskeyword(n)
+                    and n not in self.local_names and not n.startswith("_eg_")):
+                self.target_names.add(n)
+
+
+def desc(req_id: str, prose: str, prefix: str = "") -> str:
+    """The icontract description (a Python string literal) holding the requirement ID and prose."""
+    return repr(f"{prefix}{req_id}: {prose}")
+
+
+def safe(text: str) -> str:
+    """``text`` with every non-identifier character replaced by ``_``."""
+    return re.sub(r"\W", "_", text)
+
+
+def type_names(t: A.TypeRef) -> set[str]:
+    """The first component of every type name in ``t`` (for binding target classes in the harness)."""
+    out = {t.name.split(".")[0]}
+    for a in t.args:
+        out |= type_names(a)
+    return out
+
+
+@dataclass
+class Domain:
+    """Preconditions that narrow a check function's domain.
+
+    Attributes:
+        conditions: ``(source id, prose, condition expr)``: narrowings (id ``narrowing``), assumptions
+            (their ``assume`` ID) and precondition requirements (their requirement ID).
+        assumption_texts: what the report lists as assumptions of the verdict (assumption IDs, narrowed
+            parameter texts, precondition requirement IDs).
+    """
+
+    conditions: list[tuple[str, str, A.Expr]] = field(default_factory=list)
+    assumption_texts: list[str] = field(default_factory=list)
+
+
+def domain_for(spec: A.Spec, params: tuple[A.Param, ...]) -> Domain:
+    """Narrowings of ``params`` and the applicable ``assume`` declarations, as preconditions."""
+    d = Domain()
+    for p in params:
+        text = narrowing_text(p)
+        for cond in domain_conditions(p):
+            d.conditions.append(("narrowing", f"parameter {text}", cond))
+        if text:
+            d.assumption_texts.append(text)
+    for a in applicable_assumptions(spec, [p.name for p in params]):
+        d.conditions.append((a.id, a.prose, a.expr))
+        d.assumption_texts.append(a.id)
+    return d
+
+
+def emit_condition(w: Writer, name: str, expr: A.Expr, params: tuple[str, ...], allow_result: bool,
+                   old: dict[A.Old, str] | None = None) -> None:
+    """Emit ``def name(<the params expr reads>[, result][, OLD]) -> bool: return bool(<expr>)``."""
+    names = free_names(expr)
+    args = [p for p in params if p in names]
+    if allow_result and "result" in names:
+        args.append("result")
+    if old and any(old.get(o, "").startswith("OLD.") for o in collect_old(expr)):
+        args.append("OLD")
+    w.need(names - set(params) - {"result"})
+    w.emit(f"def {name}({', '.join(args)}) -> bool:")
+    w.emit(f"return bool({to_python(expr, old)})", 1)
+    w.emit()
+
+
+def snapshots(w: Writer, fn: str, exprs: list[A.Expr], params: tuple[str, ...]) -> tuple[dict[A.Old, str],
+                                                                                        list[str]]:
+    """Emit one capture function per distinct ``old(EXPR)`` in ``exprs`` and return the ``old`` mapping for
+    :func:`to_python` with the ``@icontract.snapshot`` decorator lines.
+
+    A captured value is deep-copied, so later mutation of an argument does not change it. An ``old()``
+    over no parameter is a constant and is inlined.
+    """
+    mapping: dict[A.Old, str] = {}
+    decorators: list[str] = []
+    for k, o in enumerate(collect_old(tuple(exprs))):
+        names = free_names(o.expr)
+        args = [p for p in params if p in names]
+        w.need(names - set(params))
+        if not args:
+            mapping[o] = f"({to_python(o.expr)})"
+            continue
+        cname = f"_eg_snap_{fn}_{k}"
+        w.emit(f"def {cname}({', '.join(args)}) -> Any:")
+        w.emit(f"return copy.deepcopy({to_python(o.expr)})", 1)
+        w.emit()
+        mapping[o] = f"OLD.eg_old_{k}"
+        decorators.append(f"@icontract.snapshot({cname}, name='eg_old_{k}')")
+    return mapping, decorators

@@ -1,0 +1,251 @@
+"""Harness parts for stateful code: ``method`` requirements, class ``invariant`` s and ``stub`` s.
+
+* A **method** requirement becomes a scenario-shaped check function over the constructor's parameters
+  (``method __init__(...)`` in the class block, else none) and the method's parameters: it builds the
+  object, assumes the method's ``requires`` clauses (a path violating them passes), records every
+  ``old(EXPR)`` in a deep copy, calls the method and returns the 1-based index of the first ``ensures`` or
+  ``raises`` clause that does not hold (0 when all hold), under the postcondition ``result == 0``.
+* An **invariant** requirement becomes a check function that builds the object and then applies up to
+  :data:`INVARIANT_STEPS` calls of the class's declared methods, each chosen by a symbolic ``op_i``
+  (``op_i % (methods + 1)``; the extra value ends the sequence); the invariant must hold after construction
+  and after every call that returns normally (as icontract checks invariants; the state after an exception
+  is not constrained).
+* A **stub** replaces a dependency of the target (resolved as a dotted name in the target module) for the
+  duration of each scenario by a :class:`_EgStub` whose calls return, one after another, the outcome
+  picked by a symbolic list ``stub_<name>_picks: list[int]`` (``pick % len(outcomes)``; calls past the end
+  of the list take the first outcome), and for ``any`` outcomes the value from a symbolic list
+  ``stub_<name>_values: list[T]`` (cycled). CrossHair explores both lists like any other input, so
+  scenarios see timeouts, duplicate acknowledgements and arbitrary returns that fixed mocks never produce.
+"""
+
+from __future__ import annotations
+
+from evalgap.specs_lang import ast as A
+from evalgap.specs_lang.lower import free_names, inline_lets
+from evalgap.translators.errors import UnsupportedConstruct
+from evalgap.translators.harness_writer import Domain, Writer, desc, domain_for, safe, type_names
+from evalgap.translators.pyexpr import collect_old, to_python
+
+__all__ = ["STUB_RUNTIME", "INVARIANT_STEPS", "stub_params", "wrap_with_stubs", "method_obligation",
+           "invariant_obligation"]
+
+#: Method calls applied after construction when checking a class invariant.
+INVARIANT_STEPS = 3
+
+#: Support code every harness holds (the stub object and the patching helper).
+_STUB_SOURCE = """
+class _EgStub:
+    \"\"\"A symbolic stand-in for a dependency: each call returns the outcome its pick selects.\"\"\"
+
+    def __init__(self, name, outcomes, picks, values):
+        self.name, self.outcomes, self.picks, self.values, self.calls = name, outcomes, picks, values, 0
+
+    def __call__(self, *args, **kwargs):
+        i = self.calls
+        self.calls += 1
+        k = self.picks[i] % len(self.outcomes) if i < len(self.picks) else 0
+        kind, payload = self.outcomes[k]
+        if kind == 'raises':
+            raise payload(f'evalgap stub {self.name}: call {i + 1} raises')
+        if kind == 'value':
+            return payload
+        return self.values[i % len(self.values)] if self.values else None
+"""
+
+#: Support code every harness holds: the stub object (compiled under the file name ``<evalgap stub>``, so
+#: an exception a stub raises counts as the environment's, not as an error of the spec's own expressions)
+#: and the patching helper.
+STUB_RUNTIME: list[str] = [
+    "",
+    "",
+    f"exec(compile({_STUB_SOURCE!r}, '<evalgap stub>', 'exec'))",
+    "",
+    "",
+    "def _eg_patch(dotted: str, replacement: Any) -> Any:",
+    '    """Replace the attribute `dotted` of the target module; return a function undoing it."""',
+    "    parts = dotted.split('.')",
+    "    parent = _eg_target",
+    "    for part in parts[:-1]:",
+    "        parent = getattr(parent, part)",
+    "    original = getattr(parent, parts[-1])",
+    "    setattr(parent, parts[-1], replacement)",
+    "    return lambda: setattr(parent, parts[-1], original)",
+]
+
+
+def _stub_ident(stub: A.StubDecl) -> str:
+    return safe(stub.name).lower()
+
+
+def stub_params(w: Writer, spec: A.Spec) -> tuple[list[tuple[str, str]], Domain]:
+    """The extra scenario parameters the spec's stubs need, and their domain (a non-empty value list
+    for stubs with an ``any`` outcome and a return type)."""
+    params: list[tuple[str, str]] = []
+    dom = Domain()
+    for st in spec.stubs:
+        ident = _stub_ident(st)
+        if len(st.outcomes) > 1:
+            params.append((f"stub_{ident}_picks", "list[int]"))
+        if any(o.kind == "any" for o in st.outcomes) and st.returns is not None and st.returns.name != "None":
+            w.need(type_names(st.returns))
+            name = f"stub_{ident}_values"
+            params.append((name, f"list[{st.returns}]"))
+            cond = A.Compare(A.Call(A.Name("len"), (A.Name(name),)), (">=",), (A.Const(1),))
+            dom.conditions.append(("stub", f"stub {st.name} has at least one value to return", cond))
+        for o in st.outcomes:
+            if o.kind == "raises" and o.exception:
+                w.need({o.exception.split(".")[0]})
+            if o.kind == "value" and o.value is not None:
+                w.need(free_names(o.value))
+    return params, dom
+
+
+def wrap_with_stubs(spec: A.Spec, body: list[str]) -> list[str]:
+    """Wrap scenario body lines so every stub is installed before and removed after them."""
+    if not spec.stubs:
+        return body
+    pre: list[str] = ["_eg_undo = []", "try:"]
+    for st in spec.stubs:
+        ident = _stub_ident(st)
+        outs = []
+        for o in st.outcomes:
+            if o.kind == "raises":
+                outs.append(f"('raises', {o.exception})")
+            elif o.kind == "value" and o.value is not None:
+                outs.append(f"('value', {to_python(o.value)})")
+            else:
+                outs.append("('any', None)")
+        picks = f"stub_{ident}_picks" if len(st.outcomes) > 1 else "[]"
+        has_values = any(o.kind == "any" for o in st.outcomes) and st.returns is not None and \
+            st.returns.name != "None"
+        values = f"stub_{ident}_values" if has_values else "[]"
+        pre.append(f"    _eg_undo.append(_eg_patch({st.name!r}, _EgStub({st.name!r}, [{', '.join(outs)}], "
+                   f"{picks}, {values})))")
+    return pre + ["    " + line for line in body] + ["finally:", "    for _eg_u in reversed(_eg_undo):",
+                                                       "        _eg_u()"]
+
+
+def _ctor(cls: A.ClassDecl) -> tuple[A.Param, ...]:
+    for m in cls.methods:
+        if m.name == "__init__":
+            return m.params
+    return ()
+
+
+def _prefixed(params: tuple[A.Param, ...], prefix: str) -> tuple[A.Param, ...]:
+    return tuple(A.Param(prefix + p.name, p.type, p.span) for p in params)
+
+
+def _emit_function(w: Writer, fn: str, req: A.Requirement, params: tuple[A.Param, ...], dom: Domain,
+                   body: list[str], doc: str) -> None:
+    from evalgap.translators.to_icontract import emit_domain
+
+    for p in params:
+        w.need(type_names(p.type))
+    decorators = emit_domain(w, fn, dom, tuple(p.name for p in params))
+    w.emit(f"def _eg_post_{fn}(result: int) -> bool:")
+    w.emit("return result == 0", 1)
+    w.emit()
+    w.emit()
+    for d in decorators:
+        w.emit(d)
+    w.emit(f"@icontract.ensure(_eg_post_{fn}, {desc(req.id, req.prose)})")
+    w.emit(f"def {fn}({', '.join(f'{p.name}: {p.type}' for p in params)}) -> int:")
+    w.emit(f'"""{doc}"""', 1)
+    for line in body:
+        w.emit(line, 1)
+    w.emit("return 0", 1)
+
+
+def method_obligation(w: Writer, spec: A.Spec, req: A.Requirement, cls: A.ClassDecl, method: A.MethodDecl,
+                      fn: str) -> "Obligation":
+    """Compile a requirement on ``cls.method`` (see the module docstring)."""
+    from evalgap.translators.to_icontract import Obligation
+
+    ctor = _prefixed(_ctor(cls), "init_")
+    params = ctor + method.params
+    names = {p.name for p in params} | {"self", "result"}
+    dom = domain_for(spec, params)
+    w.need({cls.name})
+    clauses = inline_lets(req.clauses)
+    pre_clauses = [c for r in method.requirements if r is not req and r.informal is None
+                   and all(isinstance(c, (A.Requires, A.Let)) for c in r.clauses)
+                   for c in inline_lets(r.clauses) if isinstance(c, A.Requires)]
+    pre_ids = [r.id for r in method.requirements if r is not req and r.informal is None and r.clauses
+               and all(isinstance(c, (A.Requires, A.Let)) for c in r.clauses)]
+    pre_clauses += [c for c in clauses if isinstance(c, A.Requires)]
+    ensures = [c for c in clauses if isinstance(c, A.Ensures)]
+    raises = [c for c in clauses if isinstance(c, A.Raises)]
+    body = [f"self = {cls.name}({', '.join(p.name for p in ctor)})"]
+    for c in pre_clauses:
+        w.need(free_names(c.expr) - names)
+        body += [f"if not ({to_python(c.expr)}):", "    return 0"]
+    olds = collect_old(tuple(c.expr for c in ensures))
+    old_map = {}
+    for k, o in enumerate(olds):
+        w.need(free_names(o.expr) - names)
+        body.append(f"_eg_old_{k} = copy.deepcopy({to_python(o.expr)})")
+        old_map[o] = f"_eg_old_{k}"
+    call = f"self.{method.name}({', '.join(p.name for p in method.params)})"
+    checks: list[str] = []
+    spans: list[A.Span] = []
+    if raises:
+        for r in raises:
+            w.need(free_names(r.when) - names | {r.exception.split(".")[0]})
+        body.append(f"_eg_when = [{', '.join(f'bool({to_python(r.when)})' for r in raises)}]")
+        body += ["try:", f"    result = {call}", "except BaseException as _eg_exc:"]
+        for i, r in enumerate(raises, 1):
+            checks.append(f"raises {r.exception} when {to_python(r.when)}")
+            spans.append(r.span)
+            body += [f"    if _eg_when[{i - 1}] and not isinstance(_eg_exc, {r.exception}):", f"        return {i}"]
+        body += ["    if any(_eg_when):", "        return 0", "    raise", "if any(_eg_when):",
+                 "    return _eg_when.index(True) + 1"]
+    else:
+        body.append(f"result = {call}")
+    base = len(checks)
+    for i, c in enumerate(ensures, base + 1):
+        w.need(free_names(c.expr) - names)
+        checks.append(to_python(c.expr, old_map))
+        spans.append(c.span)
+        body += [f"if not ({to_python(c.expr, old_map)}):", f"    return {i}"]
+    if not ensures and not raises:
+        raise UnsupportedConstruct("a method requirement without ensures or raises", req.span)
+    _emit_function(w, fn, req, params, dom, body, f"Requirement {req.id} on {cls.name}.{method.name}.")
+    return Obligation(req.id, "scenario", fn, tuple((p.name, str(p.type)) for p in params),
+                      f"{cls.name}.{method.name}", tuple(checks), tuple(dom.assumption_texts + pre_ids),
+                      check_spans=tuple(spans))
+
+
+def invariant_obligation(w: Writer, spec: A.Spec, req: A.Requirement, cls: A.ClassDecl,
+                         invariants: list[A.Invariant], fn: str) -> "Obligation":
+    """Compile a class invariant (see the module docstring)."""
+    from evalgap.translators.to_icontract import Obligation
+
+    ctor = _prefixed(_ctor(cls), "init_")
+    methods = [m for m in cls.methods if m.name != "__init__"]
+    params: list[A.Param] = list(ctor)
+    for step in range(1, INVARIANT_STEPS + 1 if methods else 1):
+        params.append(A.Param(f"op{step}", A.TypeRef("int")))
+        for m in methods:
+            params.extend(_prefixed(m.params, f"s{step}_{m.name}_"))
+    names = {p.name for p in params} | {"self"}
+    dom = domain_for(spec, tuple(params))
+    w.need({cls.name})
+    checks = [to_python(c.expr) for c in invariants]
+    spans = [c.span for c in invariants]
+    for c in invariants:
+        w.need(free_names(c.expr) - names)
+    inv = " and ".join(f"({t})" for t in checks)
+    body = [f"self = {cls.name}({', '.join(p.name for p in ctor)})", f"if not ({inv}):", "    return 1"]
+    for step in range(1, INVARIANT_STEPS + 1 if methods else 1):
+        body.append(f"_eg_op = op{step} % {len(methods) + 1}")
+        body += [f"if _eg_op == {len(methods)}:", "    return 0"]
+        for k, m in enumerate(methods):
+            args = ", ".join(f"s{step}_{m.name}_{p.name}" for p in m.params)
+            body += [f"if _eg_op == {k}:", "    try:", f"        self.{m.name}({args})",
+                     "    except Exception:", "        return 0"]
+        body += [f"if not ({inv}):", "    return 1"]
+    _emit_function(w, fn, req, tuple(params), dom, body,
+                   f"Invariant {req.id} of {cls.name}: after construction and up to {INVARIANT_STEPS} calls.")
+    return Obligation(req.id, "scenario", fn, tuple((p.name, str(p.type)) for p in params), cls.name,
+                      (f"invariant {inv}",), tuple(dom.assumption_texts), check_spans=(spans[0],))
