@@ -234,7 +234,7 @@ def _unmatched_category(sentence: str) -> tuple[str, str]:
     if re.search(r"\b(assume|will be|guaranteed|constraint|input is|you may)\b", low):
         return "environment", "an assumption about the input that the pattern catalogue could not formalize"
     if re.search(r"\b(efficient|fast|quickly|recursion|algorithm|implement|write a function)\b", low):
-        return "trade-off", "about how the code is written, not about its input/output behaviour"
+        return "unobservable", "about how the code is written, not about its input/output behaviour"
     return "omission", "no catalogue pattern matched this phrasing (pattern engine)"
 
 
@@ -365,7 +365,7 @@ def draft_spec(units: Sequence[ProseUnit], engine: Engine = pattern_engine, name
                 informal = ("omission", "every proposed clause was rejected by lint")
             reqs.append(DraftRequirement(next_id(s.given_id), s.text, tuple(keep), None if keep else informal,
                                          None, tuple(rejected), s.line))
-        header = unit.headers[0].rstrip(":") + ": " if unit.headers else ""
+        header = re.sub(r"\W+$", "", unit.headers[0]) + ": " if unit.headers else ""
         for ex in unit.examples:
             reqs.append(DraftRequirement(next_id(None), f"{header}{ex.text}", example=ex))
         funcs.append((unit.sig, tuple(reqs)))
