@@ -12,6 +12,7 @@ is an ``example`` requirement. Validation against examples and a reference runs 
 from __future__ import annotations
 
 import ast
+import inspect
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -179,7 +180,9 @@ def _units_from_python(source: str, path: str, only: str | None) -> list[ProseUn
     for fn in fns:
         if only and fn.name != only:
             continue
-        doc = ast.get_docstring(fn)
+        doc = ast.get_docstring(fn) or next(
+            (inspect.cleandoc(st.value.value) for st in fn.body if isinstance(st, ast.Expr)
+             and isinstance(st.value, ast.Constant) and isinstance(st.value.value, str)), None)
         if not doc:
             continue
         sentences, examples, headers = segment_text(doc, fn.name)
