@@ -352,8 +352,7 @@ CATALOGUE: tuple[Rule, ...] = (
          ("Returns a value between 0 and n.", "f(n: int) -> int", "0 <= result <= n"), _between),
     Rule("precondition", "Assume <condition>; <param> will be|is always <condition>; Given a non-empty list / "
          "positive integer <param>", "requires <condition>",
-         ("Assume n > 1 and is not a prime.", "f(n: int) -> int", "n > 1  (the second part is not understood: "
-          "the sentence stays informal)"), _precondition),
+         ("Assume n > 1.", "f(n: int) -> int", "n > 1"), _precondition),
     Rule("signature-type", "returns an int|string|list|bool ... (nothing more)", "ensures isinstance(result, T) "
          "(implied by the signature; not counted as a formalization in the benchmark)",
          ("Returns an integer.", "f(x: int) -> int", "isinstance(result, int)"), _signature_type),

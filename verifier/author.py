@@ -17,8 +17,7 @@ from typing import Any, Sequence
 
 from evalgap.specs_lang import ast as A
 from evalgap.specs_lang import parse
-from evalgap.translators.from_prose import (Draft, DraftRequirement, Engine, example_clause, pattern_engine,
-                                            render_req)
+from evalgap.translators.from_prose import Draft, example_clause, render_req
 from evalgap.translators.prose_terms import Signature
 from evalgap.translators.pyexpr import collect_old, to_python
 from evalgap.verifier.sandbox import Limits, run_worker
@@ -127,7 +126,10 @@ def _reject(draft: Draft, sig: Signature, failing: dict[str, list[str]]) -> Draf
             if s is not sig or r.id not in failing:
                 new.append(r)
                 continue
-            reasons = dict(x.split("|", 1) for x in failing[r.id])
+            reasons: dict[str, str] = {}
+            for x in failing[r.id]:
+                i_text, why = x.split("|", 1)
+                reasons[i_text] = f"{reasons[i_text]}; {why}" if i_text in reasons else why
             keep, rejected = [], list(r.rejected)
             for i, (rule, c) in enumerate(r.clauses):
                 if str(i) in reasons:
@@ -225,12 +227,3 @@ def render_summary(s: AuthorSummary, notes: Sequence[str] = ()) -> str:
     lines += [f"  {n}" for n in notes]
     return "\n".join(lines) + "\n"
 
-
-def default_engine() -> Engine:
-    """The pattern engine (offline, deterministic)."""
-    return pattern_engine
-
-
-def with_examples_text(reqs: Sequence[DraftRequirement]) -> list[str]:
-    """The example clause texts of ``reqs`` (for the interactive walk-through)."""
-    return [r.prose for r in reqs if r.example is not None]
