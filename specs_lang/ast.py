@@ -633,7 +633,8 @@ class Spec:
             out.extend((r, c) for r in c.requirements)
             for m in c.methods:
                 out.extend((r, m) for r in m.requirements)
-        out.sort(key=lambda pair: (pair[0].span.line, pair[0].span.col))
+        out.sort(key=lambda pair: (pair[0].span.file != self.file, pair[0].span.file, pair[0].span.line,
+                                   pair[0].span.col))
         return out
 
 

@@ -11,7 +11,7 @@ from typing import Iterator
 from evalgap.specs_lang import ast as A
 from evalgap.specs_lang.errors import Diagnostic, SpecNameError
 
-__all__ = ["check_structure", "iter_names"]
+__all__ = ["check_structure", "check_spec", "structure_diagnostics", "iter_names"]
 
 
 def iter_names(node: object) -> Iterator[A.Name]:
@@ -40,24 +40,91 @@ def _informal_checks(req: A.Requirement, out: list[Diagnostic]) -> None:
         close = difflib.get_close_matches(inf.category, A.INFORMAL_CATEGORIES, n=1)
         hint = f"did you mean `{close[0]}`?" if close else "one of: " + ", ".join(A.INFORMAL_CATEGORIES)
         out.append(Diagnostic("EG202", inf.span, f"unknown informal category `{inf.category}`", hint))
-    if len(req.clauses) > 1:
+    if any(not isinstance(c, A.Informal) for c in req.clauses):
         out.append(Diagnostic("EG205", req.span,
                               f"requirement {req.id} is marked informal but also has formal clauses",
                               "keep either the informal marker or the formal clauses"))
 
 
+def _placement(req: A.Requirement, owner: A.Owner, out: list[Diagnostic]) -> None:
+    for clause in req.clauses:
+        msg = None
+        if isinstance(clause, A.Rule) and not isinstance(owner, A.ConfigDecl):
+            msg = "a bare expression is a rule and belongs in a `config` requirement", \
+                "state it as `ensures`, `requires` or `expect` inside a scenario"
+        elif isinstance(clause, A.Invariant) and not isinstance(owner, A.ClassDecl):
+            msg = "`invariant` belongs directly under a `class`", "move the requirement under `class NAME`"
+        elif isinstance(clause, A.Raises) and not isinstance(owner, (A.FunctionDecl, A.MethodDecl)):
+            msg = "`raises` needs an enclosing `function` or `method`", \
+                "at the top level use a scenario with `expect raises EXC: CALL`"
+        elif isinstance(owner, A.ConfigDecl) and not isinstance(clause, (A.Rule, A.Let, A.Informal)):
+            msg = "a config requirement holds rules (bare boolean expressions) only", \
+                "write the condition over the schema's fields without a keyword"
+        if msg is not None:
+            out.append(Diagnostic("EG218", clause.span, msg[0], msg[1]))
+
+
+def _duplicates(spec: A.Spec, out: list[Diagnostic]) -> None:
+    seen: dict[str, A.Span] = {}
+    decls: list[tuple[str, A.Span, str]] = (
+        [(lt.name, lt.span, "let") for lt in spec.lets] + [(d.name, d.span, "def") for d in spec.defs]
+        + [(r.name, r.span, "record") for r in spec.records] + [(c.name, c.span, "config") for c in spec.configs]
+        + [(f.name, f.span, "function") for f in spec.functions] + [(c.name, c.span, "class") for c in spec.classes]
+        + [(a.id, a.span, "assume") for a in spec.assumptions])
+    for name, span, kind in decls:
+        if name in seen:
+            out.append(Diagnostic("EG221", span, f"`{name}` is declared twice ({kind})",
+                                  f"first declared at line {seen[name].line}"))
+        else:
+            seen[name] = span
+
+
 def check_structure(spec: A.Spec, source: str | None = None) -> None:
     """Check the rules that need no target: unique IDs, categories, prose, where ``result`` may appear,
-    scenarios with an ``expect``, function clauses inside a function.
+    scenarios with an ``expect``, clauses in the right place, declarations declared once.
 
     Args:
         spec: the parsed spec.
         source: its text, for excerpts in the error message.
 
     Raises:
-        SpecNameError: with every problem found (EG201-EG210).
+        SpecNameError: with every problem found (EG201-EG210, EG218, EG221).
     """
+    out = structure_diagnostics(spec)
+    if out:
+        raise SpecNameError(out, {spec.file: source} if source is not None else None)
+
+
+def check_spec(spec: A.Spec, source: str | dict[str, str] | None = None, signatures: object = None) -> None:
+    """All checks of a spec in one pass: structure, names and types (against the target's signatures when
+    given, see :func:`evalgap.specs_lang.typecheck.check_names`).
+
+    Args:
+        spec: the parsed spec.
+        source: its text (or file name -> text for a spec assembled from imports), for excerpts.
+        signatures: a :class:`~evalgap.specs_lang.signatures.ModuleSig` or None.
+
+    Raises:
+        SpecNameError: with every problem found, sorted by file, line and column.
+    """
+    from evalgap.specs_lang.signatures import ModuleSig
+    from evalgap.specs_lang.typecheck import check_names
+
+    sigs = signatures if isinstance(signatures, ModuleSig) else None
+    out = structure_diagnostics(spec) + check_names(spec, sigs)
+    uniq: dict[tuple[str, str, int, int], Diagnostic] = {}
+    for d in out:
+        uniq.setdefault((d.code, d.span.file, d.span.line, d.span.col), d)
+    diags = sorted(uniq.values(), key=lambda d: (d.span.file, d.span.line, d.span.col))
+    if diags:
+        sources = source if isinstance(source, dict) else ({spec.file: source} if source is not None else None)
+        raise SpecNameError(diags, sources)
+
+
+def structure_diagnostics(spec: A.Spec) -> list[Diagnostic]:
+    """The diagnostics of :func:`check_structure`, without raising (sorted by position)."""
     out: list[Diagnostic] = []
+    _duplicates(spec, out)
     seen: dict[str, A.Requirement] = {}
     for req, owner in spec.all_requirements():
         if req.id in seen:
@@ -70,9 +137,11 @@ def check_structure(spec: A.Spec, source: str | None = None) -> None:
             out.append(Diagnostic("EG203", req.span, f"requirement {req.id} has empty prose",
                                   "state the requirement in words; the prose is what the report traces"))
         _informal_checks(req, out)
+        _placement(req, owner, out)
         for clause in req.clauses:
             if isinstance(clause, (A.Requires, A.Ensures)) and not isinstance(owner, (A.FunctionDecl,
-                                                                                      A.MethodDecl)):
+                                                                                      A.MethodDecl,
+                                                                                      A.ConfigDecl)):
                 kw = "requires" if isinstance(clause, A.Requires) else "ensures"
                 out.append(Diagnostic("EG210", clause.span,
                                       f"`{kw}` needs an enclosing `function` or `method` block",
@@ -87,6 +156,5 @@ def check_structure(spec: A.Spec, source: str | None = None) -> None:
                                                           for s in clause.body):
                 out.append(Diagnostic("EG209", clause.span, f"scenario of {req.id} has no `expect`",
                                       "end it with `expect EXPR` or `expect raises EXC: CALL`"))
-    if out:
-        out.sort(key=lambda d: (d.span.line, d.span.col))
-        raise SpecNameError(out, {spec.file: source} if source is not None else None)
+    out.sort(key=lambda d: (d.span.file, d.span.line, d.span.col))
+    return out

@@ -38,6 +38,18 @@ CODES: dict[str, str] = {
     "EG208": "no target: give `target:` in the spec or --target on the command line",
     "EG209": "scenario has no `expect` statement",
     "EG210": "requirement outside any function or class states a function clause",
+    "EG211": "the target defines no such function, class or method",
+    "EG212": "a declared parameter does not match the target's signature",
+    "EG213": "wrong number of arguments or unknown keyword in a call",
+    "EG214": "unknown attribute (of a record or a class of the target)",
+    "EG215": "`old()` outside a postcondition",
+    "EG216": "type error: incompatible operands, len of a non-collection, comparing values of different kinds",
+    "EG217": "a clause is not a truth value (its value is a number, string or collection)",
+    "EG218": "clause in the wrong place (rule outside config, invariant outside class, raises outside function)",
+    "EG219": "call of an impure builtin (print, open, eval, ...)",
+    "EG220": "imported spec cannot be read, or imports form a cycle",
+    "EG221": "a name is declared twice",
+    "EG222": "a stub replaces a name the target does not define",
 }
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import click
 
-from evalgap.specs_lang import SpecError, check_structure, parse_file
+from evalgap.specs_lang import SpecError
 from evalgap.verifier.case import MANIFEST, Case, load_case
 from evalgap.verifier.engine import CheckOptions, check_spec
 from evalgap.verifier.errors import UsageError, VerifierError
@@ -23,6 +23,7 @@ from evalgap.verifier.gap import EXIT_OK, EXIT_USAGE, GapReport, build_report, e
 from evalgap.verifier.options import PROFILES, default_jobs, resolve_budget
 from evalgap.verifier.report_json import render_json
 from evalgap.verifier.report_text import render_text
+from evalgap.verifier.speccheck import load_checked
 from evalgap.verifier.targets import Target, resolve_target
 
 __all__ = ["main", "cli"]
@@ -90,9 +91,9 @@ def check(spec: Path, target_arg: str | None, fmt: str, output: Path | None, bud
     try:
         budget_s = resolve_budget(budget, profile)
         spec_path, target, case = _locate(spec, target_arg)
-        parsed = parse_file(spec_path)
-        source = spec_path.read_text(encoding="utf-8")
-        check_structure(parsed, source)
+        loaded, target = load_checked(spec_path, target, strict_target=False)
+        parsed = loaded.spec
+        source = loaded.sources[loaded.files[0]]
         if target is None:
             if parsed.target is None:
                 raise UsageError(f"{spec_path}: no target: add `target: FILE.py` to the spec or pass --target")
@@ -135,13 +136,17 @@ def _emit(report: GapReport, fmt: str, output: Path | None) -> None:
 
 @cli.command()
 @click.argument("specs", nargs=-1, required=True, type=click.Path(path_type=Path))
-def lint(specs: tuple[Path, ...]) -> None:
-    """Parse SPECS and check their structure (IDs, categories, clause placement); exit 2 on any problem."""
+@click.option("--target", "target_arg", metavar="NAME|MODULE|FILE",
+              help="Check names and signatures against this code (default: the case's default, else the "
+                   "spec's `target:`); the target is imported in a sandboxed subprocess.")
+def lint(specs: tuple[Path, ...], target_arg: str | None) -> None:
+    """Check SPECS: syntax, structure, names and types, and the target's real signatures; exit 2 on any
+    problem (all problems of a file are reported in one run)."""
     bad = False
     for sp in specs:
         try:
-            path = load_case(sp).spec if sp.is_dir() else sp
-            check_structure(parse_file(path), path.read_text(encoding="utf-8"))
+            path, target, _ = _locate(sp, target_arg)
+            load_checked(path, target, strict_target=True)
             click.echo(f"{path}: ok")
         except SpecError as exc:
             click.echo(exc.render(), err=True)
@@ -195,6 +200,27 @@ def author(input_path: Path, target: Path | None, function: str | None, engine: 
         click.echo(res.text, nl=False)
     click.echo(res.summary_text(), err=True, nl=False)
     raise SystemExit(1 if res.conflicts else EXIT_OK)
+
+
+@cli.command()
+@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--check", "check_only", is_flag=True, help="Write nothing; exit 1 when a file would change.")
+def fmt(files: tuple[Path, ...], check_only: bool) -> None:
+    """Rewrite FILES (.req) in the canonical layout, keeping comments and prose; exit 2 on a syntax error."""
+    from evalgap.verifier.fmt import format_file
+
+    changed = bad = False
+    for f in files:
+        try:
+            res = format_file(f, check_only)
+        except SpecError as exc:
+            click.echo(exc.render(), err=True)
+            bad = True
+            continue
+        changed |= res.changed
+        if res.changed:
+            click.echo(f"{'would reformat' if check_only else 'reformatted'} {f}")
+    raise SystemExit(EXIT_USAGE if bad else (1 if check_only and changed else EXIT_OK))
 
 
 def main() -> None:

@@ -1,0 +1,580 @@
+"""Name resolution and type checks of a spec, against the target's real signatures (codes EG2xx).
+
+The target's signatures arrive as data (:class:`~evalgap.specs_lang.signatures.ModuleSig`) from the caller;
+nothing here imports the target. Without signatures, names of the target are not resolved (only the
+spec's own names, builtins and types are checked).
+
+Types are inferred just far enough to catch the common mistakes: comparing a list to an int, ``len`` of an
+int, adding a str to an int, a clause whose value is not a truth value. An unknown type never produces a
+diagnostic.
+"""
+
+from __future__ import annotations
+
+import builtins
+import difflib
+from dataclasses import dataclass, field
+from typing import Iterable
+
+from evalgap.specs_lang import ast as A
+from evalgap.specs_lang.errors import Diagnostic
+from evalgap.specs_lang.signatures import ClassSig, FunctionSig, ModuleSig
+
+__all__ = ["check_names", "PURE_BUILTINS", "IMPURE_BUILTINS"]
+
+Ty = tuple  # ("int",), ("list", elem), ("dict", k, v), ("obj", class), ("rec", name), ("any",)
+ANY: Ty = ("any",)
+BOOL: Ty = ("bool",)
+INT: Ty = ("int",)
+
+#: Builtins a spec expression may call (pure functions and constructors).
+PURE_BUILTINS = frozenset({
+    "len", "sum", "min", "max", "abs", "sorted", "set", "all", "any", "range", "list", "tuple", "dict",
+    "frozenset", "reversed", "enumerate", "zip", "map", "filter", "int", "float", "str", "bool", "bytes",
+    "round", "isinstance", "divmod", "pow", "chr", "ord", "repr", "hash", "type", "iter", "next", "bin", "hex",
+    "oct", "format", "callable", "hasattr", "getattr", "slice", "bytearray", "complex", "id",
+})
+#: Builtins with effects or that run arbitrary code: never allowed in a spec.
+IMPURE_BUILTINS = frozenset({
+    "print", "open", "input", "exec", "eval", "compile", "__import__", "exit", "quit", "setattr", "delattr",
+    "globals", "locals", "vars", "breakpoint", "help", "memoryview", "super", "object", "property",
+    "staticmethod", "classmethod",
+})
+_EXCEPTIONS = frozenset(n for n in dir(builtins) if isinstance(getattr(builtins, n), type)
+                        and issubclass(getattr(builtins, n), BaseException))
+_BUILTIN_RETURNS: dict[str, Ty] = {
+    "len": INT, "all": BOOL, "any": BOOL, "isinstance": BOOL, "int": INT, "float": ("float",), "str": ("str",),
+    "bool": BOOL, "bytes": ("bytes",), "chr": ("str",), "ord": INT, "repr": ("str",), "hash": INT,
+    "callable": BOOL, "hasattr": BOOL, "bin": ("str",), "hex": ("str",), "oct": ("str",), "format": ("str",),
+    "range": ("list", INT),
+}
+_SIMPLE = {"int": INT, "float": ("float",), "bool": BOOL, "str": ("str",), "bytes": ("bytes",), "None": ("None",)}
+_SEQ = {"list": "list", "List": "list", "Sequence": "list", "set": "set", "Set": "set", "frozenset": "set",
+        "FrozenSet": "set", "dict": "dict", "Dict": "dict", "Mapping": "dict", "tuple": "tuple", "Tuple": "tuple"}
+_TYPING = {"Any", "Optional", "Union", "Iterable", "Collection", "Callable", "object"}
+_NUM = {"int", "float", "bool"}
+
+
+def _family(t: Ty) -> str | None:
+    """A coarse kind for compatibility checks, or None when unknown."""
+    if t[0] in _NUM:
+        return "number"
+    if t[0] in ("str", "bytes", "list", "set", "dict", "tuple", "None"):
+        return str(t[0])
+    return None
+
+
+def _show(t: Ty) -> str:
+    if t[0] in ("list", "set") and len(t) > 1 and t[1] != ANY:
+        return f"{t[0]}[{_show(t[1])}]"
+    if t[0] in ("obj", "rec"):
+        return str(t[1])
+    return str(t[0])
+
+
+@dataclass
+class _Ctx:
+    """Where an expression sits: the names in scope and what is allowed."""
+
+    scope: dict[str, Ty] = field(default_factory=dict)
+    allow_result: bool = False
+    allow_old: bool = False
+    where: str = "requirement"
+
+
+class _Checker:
+    def __init__(self, spec: A.Spec, sigs: ModuleSig | None) -> None:
+        self.spec = spec
+        self.sigs = sigs
+        self.out: list[Diagnostic] = []
+        self.records = {r.name: r for r in spec.records}
+        self.defs = {d.name: d for d in spec.defs}
+        self.lets: dict[str, Ty] = {}
+        self.declared = {f.name: f for f in spec.functions}
+
+    # ------------------------------------------------------------------ helpers
+    def diag(self, code: str, span: A.Span, msg: str, hint: str | None = None) -> None:
+        self.out.append(Diagnostic(code, span, msg, hint))
+
+    @staticmethod
+    def suggest(name: str, candidates: Iterable[str]) -> str | None:
+        close = difflib.get_close_matches(name, sorted(set(candidates)), n=1, cutoff=0.6)
+        return f"did you mean `{close[0]}`?" if close else None
+
+    def type_of(self, t: A.TypeRef | None, report: bool = True) -> Ty:
+        if t is None:
+            return ANY
+        base = t.name.split(".")[-1] if "." in t.name else t.name
+        if base in _SIMPLE:
+            return _SIMPLE[base]
+        if base in _SEQ:
+            kind = _SEQ[base]
+            args = [self.type_of(a, report) for a in t.args]
+            if kind == "dict":
+                return ("dict", args[0] if args else ANY, args[1] if len(args) > 1 else ANY)
+            if kind == "tuple":
+                return ("tuple",)
+            return (kind, args[0] if args else ANY)
+        for a in t.args:
+            self.type_of(a, report)
+        if base in _TYPING:
+            return ANY
+        if t.name in self.records:
+            return ("rec", t.name)
+        if self.sigs is not None:
+            if t.name in self.sigs.classes:
+                return ("obj", t.name)
+            if "." not in t.name and t.name not in self.sigs.all_names() and report:
+                known = list(_SIMPLE) + list(_SEQ) + list(self.records) + list(self.sigs.classes)
+                self.diag("EG206", t.span, f"unknown type `{t.name}`", self.suggest(t.name, known))
+        return ANY
+
+    def visible(self, ctx: _Ctx) -> set[str]:
+        names = set(ctx.scope) | set(self.lets) | set(self.defs) | set(self.records) | PURE_BUILTINS | {"math"}
+        if self.sigs is not None:
+            names |= self.sigs.all_names()
+        return names
+
+    # ------------------------------------------------------------------ expressions
+    def expr(self, e: A.Expr, ctx: _Ctx) -> Ty:  # noqa: C901 - one dispatch over the expression nodes
+        if isinstance(e, A.Name):
+            return self.name(e, ctx)
+        if isinstance(e, A.Const):
+            return _SIMPLE.get(type(e.value).__name__, ("None",) if e.value is None else ANY)
+        if isinstance(e, A.Old):
+            if not ctx.allow_old:
+                self.diag("EG215", e.span, f"`old()` in {ctx.where}",
+                          "`old(EXPR)` is the value before the call: use it only in `ensures`")
+            return self.expr(e.expr, _Ctx(ctx.scope, False, False, ctx.where))
+        if isinstance(e, A.BinOp):
+            return self.binop(e, self.expr(e.left, ctx), self.expr(e.right, ctx))
+        if isinstance(e, A.UnaryOp):
+            t = self.expr(e.operand, ctx)
+            if _family(t) not in (None, "number"):
+                self.diag("EG216", e.span, f"unary `{e.op}` of a {_show(t)}")
+            return t if t[0] in ("int", "float") else (INT if t == BOOL else ANY)
+        if isinstance(e, (A.BoolOp, A.Not, A.Implies, A.Iff)):
+            for sub in _children(e):
+                self.expr(sub, ctx)
+            if isinstance(e, A.BoolOp):
+                return BOOL if all(self.quiet(v, ctx) == BOOL for v in e.values) else ANY
+            return BOOL
+        if isinstance(e, A.Compare):
+            return self.compare(e, ctx)
+        if isinstance(e, A.IfExp):
+            self.expr(e.test, ctx)
+            a, b = self.expr(e.body, ctx), self.expr(e.orelse, ctx)
+            return a if a == b else ANY
+        if isinstance(e, A.Call):
+            return self.call(e, ctx)
+        if isinstance(e, A.Attribute):
+            return self.attribute(e, self.expr(e.value, ctx))
+        if isinstance(e, A.Subscript):
+            return self.subscript(e, ctx)
+        if isinstance(e, (A.ListExpr, A.SetExpr)):
+            elts = [self.expr(x, ctx) for x in e.elts]
+            elem = elts[0] if elts and all(t == elts[0] for t in elts) else ANY
+            return ("list" if isinstance(e, A.ListExpr) else "set", elem)
+        if isinstance(e, A.TupleExpr):
+            for x in e.elts:
+                self.expr(x, ctx)
+            return ("tuple",)
+        if isinstance(e, A.DictExpr):
+            ks = [self.expr(k, ctx) for k in e.keys]
+            vs = [self.expr(v, ctx) for v in e.values]
+            return ("dict", ks[0] if ks else ANY, vs[0] if vs else ANY)
+        if isinstance(e, (A.Comprehension, A.Quantifier)):
+            return self.binder(e, ctx)
+        return ANY
+
+    def quiet(self, e: A.Expr, ctx: _Ctx) -> Ty:
+        saved = len(self.out)
+        t = self.expr(e, ctx)
+        del self.out[saved:]
+        return t
+
+    def name(self, e: A.Name, ctx: _Ctx) -> Ty:
+        n = e.id
+        if n in ctx.scope:
+            return ctx.scope[n]
+        if n == "result":
+            self.diag("EG204", e.span, f"`result` in {ctx.where}",
+                      "the result exists only after the call: use it in `ensures`")
+            return ANY
+        if n in self.lets:
+            return self.lets[n]
+        if n in self.defs:
+            return ("def", n)
+        if n in self.records:
+            return ("record_type", n)
+        if n in PURE_BUILTINS:
+            return ("builtin", n)
+        if n in _EXCEPTIONS or n in ("math", "True", "False", "None"):
+            return ANY
+        if n in IMPURE_BUILTINS:
+            self.diag("EG219", e.span, f"`{n}` is not a pure builtin", "spec expressions must not have effects")
+            return ANY
+        if self.sigs is not None:
+            if n in self.sigs.functions:
+                return ("tfn", n)
+            if n in self.sigs.classes:
+                return ("tcls", n)
+            if n in self.sigs.names:
+                return ANY
+            self.diag("EG207", e.span, f"name `{n}` is not defined in the spec or the target",
+                      self.suggest(n, self.visible(ctx)))
+            return ANY
+        if n in self.declared:
+            return ANY
+        known = set(ctx.scope) | set(self.lets) | set(self.defs)
+        if n == "self":
+            self.diag("EG207", e.span, "`self` outside a class", "use `self` in a method or class invariant")
+        elif n[:1].islower() and self.suggest(n, known) and n not in dir(builtins):
+            # without the target's names only a near-miss of a spec name is reported
+            self.diag("EG207", e.span, f"name `{n}` is not defined in the spec", self.suggest(n, known))
+        return ANY
+
+    def binop(self, e: A.BinOp, a: Ty, b: Ty) -> Ty:
+        fa, fb = _family(a), _family(b)
+        if fa is None or fb is None:
+            return ANY
+        ok = {("number", "number")}
+        if e.op == "+":
+            ok |= {(k, k) for k in ("str", "bytes", "list", "tuple")}
+        elif e.op == "*":
+            ok |= {(k, "number") for k in ("str", "bytes", "list", "tuple")}
+            ok |= {("number", k) for k in ("str", "bytes", "list", "tuple")}
+        elif e.op == "-":
+            ok |= {("set", "set")}
+        elif e.op == "%":
+            ok |= {("str", k) for k in ("number", "str", "bytes", "list", "set", "dict", "tuple", "None")}
+        if (fa, fb) not in ok:
+            self.diag("EG216", e.span, f"`{e.op}` between {_show(a)} and {_show(b)} raises TypeError")
+            return ANY
+        if fa == "number" and fb == "number":
+            if e.op == "/" or "float" in (a[0], b[0]):
+                return ("float",)
+            return INT
+        return a if fa != "number" else b
+
+    def compare(self, e: A.Compare, ctx: _Ctx) -> Ty:
+        left = self.expr(e.left, ctx)
+        for op, comp in zip(e.ops, e.comparators):
+            right = self.expr(comp, ctx)
+            fa, fb = _family(left), _family(right)
+            if op in ("in", "not in"):
+                if fb in ("number", "None"):
+                    self.diag("EG216", e.span, f"`{op}` over a {_show(right)}, which is not a container")
+            elif fa is not None and fb is not None and fa != fb and "None" not in (fa, fb):
+                if op in ("==", "!="):
+                    always = "False" if op == "==" else "True"
+                    self.diag("EG216", e.span, f"comparing {_show(left)} to {_show(right)} is always {always}")
+                elif op in ("<", ">", "<=", ">="):
+                    self.diag("EG216", e.span, f"`{op}` between {_show(left)} and {_show(right)} raises TypeError")
+            left = right
+        return BOOL
+
+    def subscript(self, e: A.Subscript, ctx: _Ctx) -> Ty:
+        base = self.expr(e.value, ctx)
+        if isinstance(e.index, A.Slice):
+            for part in (e.index.lower, e.index.upper, e.index.step):
+                if part is not None:
+                    self.expr(part, ctx)
+            return base
+        idx = self.expr(e.index, ctx)
+        if _family(base) in ("number", "None", "set"):
+            self.diag("EG216", e.span, f"a {_show(base)} cannot be indexed")
+            return ANY
+        if base[0] == "list":
+            if _family(idx) not in (None, "number"):
+                self.diag("EG216", e.index.span, f"list index is a {_show(idx)}, not an int")
+            return base[1] if len(base) > 1 else ANY
+        if base[0] == "dict":
+            return base[2]
+        if base[0] in ("str", "bytes"):
+            return base if base[0] == "str" else INT
+        return ANY
+
+    def binder(self, e: A.Comprehension | A.Quantifier, ctx: _Ctx) -> Ty:
+        dom = e.iter if isinstance(e, A.Comprehension) else e.domain
+        dt = self.expr(dom, ctx)
+        if _family(dt) in ("number", "None"):
+            self.diag("EG216", dom.span, f"iterating over a {_show(dt)}", "use range(n) to iterate over 0..n-1")
+        elem = dt[1] if dt[0] in ("list", "set") and len(dt) > 1 else (dt if dt[0] == "str" else ANY)
+        inner = dict(ctx.scope)
+        for t in e.targets:
+            inner[t] = elem if len(e.targets) == 1 else ANY
+        sub = _Ctx(inner, ctx.allow_result, ctx.allow_old, ctx.where)
+        if isinstance(e, A.Quantifier):
+            self.truth(e.body, sub, "the body of a quantifier")
+            return BOOL
+        for c in e.conds:
+            self.expr(c, sub)
+        elt = self.expr(e.elt, sub)
+        return ("list", elt) if e.kind == "list" else (("set", elt) if e.kind == "set" else ANY)
+
+    def attribute(self, e: A.Attribute, base: Ty) -> Ty:
+        if base[0] == "rec":
+            rec = self.records[str(base[1])]
+            for f in rec.fields:
+                if f.name == e.attr:
+                    return self.type_of(f.type, report=False)
+            self.diag("EG214", e.span, f"record `{rec.name}` has no field `{e.attr}`",
+                      self.suggest(e.attr, [f.name for f in rec.fields]))
+            return ANY
+        if base[0] == "obj" and self.sigs is not None:
+            cls = self.sigs.classes.get(str(base[1]))
+            if cls is None:
+                return ANY
+            if e.attr in cls.methods:
+                return ("method", cls.name, e.attr)
+            if e.attr not in cls.attributes and not cls.open_attributes:
+                self.diag("EG214", e.span, f"`{cls.name}` has no attribute `{e.attr}`",
+                          self.suggest(e.attr, cls.members()))
+            return ANY
+        return ANY
+
+    def call(self, e: A.Call, ctx: _Ctx) -> Ty:
+        f = self.expr(e.func, ctx)
+        args = [self.expr(a, ctx) for a in e.args]
+        for k in e.keywords:
+            self.expr(k.value, ctx)
+        kind = f[0]
+        if kind == "builtin":
+            name = str(f[1])
+            if name == "len" and args and _family(args[0]) in ("number", "None"):
+                self.diag("EG216", e.span, f"`len` of {_a(_show(args[0]))}", "len needs a str, bytes or collection")
+            if name in ("sum", "min", "max", "sorted", "all", "any", "set", "list") and args:
+                if _family(args[0]) in ("number", "None") and len(args) == 1:
+                    self.diag("EG216", e.span, f"`{name}` of a {_show(args[0])}, which is not iterable")
+            if name in ("sorted", "list") and args and args[0][0] in ("list", "set"):
+                return ("list", args[0][1])
+            if name == "set" and args and args[0][0] in ("list", "set"):
+                return ("set", args[0][1])
+            if name in ("min", "max") and len(args) == 1 and args[0][0] in ("list", "set"):
+                return args[0][1]  # type: ignore[no-any-return]
+            if name == "abs" and args:
+                return args[0]
+            if name == "sum" and args and args[0][0] in ("list", "set"):
+                return args[0][1] if _family(args[0][1]) == "number" else ANY  # type: ignore[no-any-return]
+            return _BUILTIN_RETURNS.get(name, ANY)
+        if kind == "def":
+            d = self.defs[str(f[1])]
+            self.arity(e, FunctionSig(d.name, tuple(_psig(p) for p in d.params)), "helper")
+            return self.type_of(d.returns, report=False)
+        if kind == "record_type":
+            rec = self.records[str(f[1])]
+            self.arity(e, FunctionSig(rec.name, tuple(_psig(p) for p in rec.fields)), "record")
+            return ("rec", rec.name)
+        if kind == "tfn" and self.sigs is not None:
+            self.arity(e, self.sigs.functions[str(f[1])], "function")
+            decl = self.declared.get(str(f[1]))
+            return self.type_of(decl.returns, report=False) if decl else ANY
+        if kind == "tcls" and self.sigs is not None:
+            cls = self.sigs.classes[str(f[1])]
+            self.arity(e, cls.init, "class")
+            return ("obj", cls.name)
+        if kind == "method" and self.sigs is not None:
+            cls2: ClassSig = self.sigs.classes[str(f[1])]
+            self.arity(e, cls2.methods[str(f[2])], "method")
+        return ANY
+
+    def arity(self, e: A.Call, sig: FunctionSig, what: str) -> None:
+        lo, hi = sig.arity()
+        n = len(e.args)
+        named = {k.name for k in e.keywords}
+        filled = {p.name for p in sig.positional()[:n]}
+        missing = [p.name for p in sig.positional() if not p.has_default and p.name not in filled | named]
+        for k in e.keywords:
+            if not sig.accepts_keyword(k.name):
+                self.diag("EG213", k.span, f"{what} {sig.describe()} has no parameter `{k.name}`",
+                          self.suggest(k.name, [p.name for p in sig.params]))
+        if hi is not None and n > hi:
+            self.diag("EG213", e.span, f"{what} {sig.describe()} takes at most {hi} positional argument"
+                      f"{'s' if hi != 1 else ''}, {n} given")
+        elif n < lo and missing:
+            self.diag("EG213", e.span, f"{what} {sig.describe()} is missing argument"
+                      f"{'s' if len(missing) > 1 else ''} {', '.join(f'`{m}`' for m in missing)}")
+
+    def truth(self, e: A.Expr, ctx: _Ctx, what: str) -> None:
+        t = self.expr(e, ctx)
+        if _family(t) is not None and t != BOOL:
+            shown = _show(t)
+            article = "an" if shown[:1] in "aeiou" else "a"
+            self.diag("EG217", e.span, f"{what} is {article} {shown}, not a truth value",
+                      "state a condition, e.g. with a comparison")
+
+    # ------------------------------------------------------------------ declarations
+    def exception(self, name: str, span: A.Span) -> None:
+        head = name.split(".")[0]
+        if head in _EXCEPTIONS or head in self.records:
+            return
+        if self.sigs is not None and head not in self.sigs.all_names():
+            self.diag("EG207", span, f"exception `{name}` is not a builtin exception nor defined in the target",
+                      self.suggest(head, list(_EXCEPTIONS) + list(self.sigs.all_names())))
+
+    def params(self, params: tuple[A.Param, ...]) -> dict[str, Ty]:
+        return {p.name: self.type_of(p.type) for p in params}
+
+    def target_function(self, decl: A.FunctionDecl | A.MethodDecl, sig: FunctionSig | None, owner: str) -> None:
+        if sig is None:
+            return
+        target_names = [p.name for p in sig.params if p.kind not in ("VAR_POSITIONAL", "VAR_KEYWORD")]
+        has_var = any(p.kind in ("VAR_POSITIONAL", "VAR_KEYWORD") for p in sig.params)
+        for i, p in enumerate(decl.params):
+            if p.name in target_names or has_var:
+                continue
+            expected = target_names[i] if i < len(target_names) else None
+            hint = f"did you mean `{expected}`?" if expected else self.suggest(p.name, target_names)
+            self.diag("EG212", p.span, f"parameter `{p.name}` of {owner}: the target defines {sig.describe()}", hint)
+        declared = {p.name for p in decl.params}
+        missing = [p.name for p in sig.positional() if not p.has_default and p.name not in declared]
+        if missing and len(decl.params) < len(sig.positional()):
+            kw = "function" if isinstance(decl, A.FunctionDecl) else "method"
+            self.diag("EG212", _head(decl.span, kw, decl.name), f"{owner} declares {len(decl.params)} parameter"
+                      f"{'s' if len(decl.params) != 1 else ''}, the target's {sig.describe()} requires "
+                      f"{', '.join(f'`{m}`' for m in missing)}", "declare every parameter of the target function")
+
+    def clauses(self, req: A.Requirement, scope: dict[str, Ty], in_function: bool, result: Ty) -> None:
+        scope = dict(scope)
+        for c in req.clauses:
+            if isinstance(c, A.Let):
+                let_scope = {**scope, "result": result} if in_function else scope
+                scope[c.name] = self.expr(c.value, _Ctx(let_scope, in_function, in_function, "a let"))
+            elif isinstance(c, A.Requires):
+                self.truth(c.expr, _Ctx(scope, False, False, "a precondition"), "the precondition")
+            elif isinstance(c, A.Ensures):
+                self.truth(c.expr, _Ctx({**scope, "result": result}, True, True, "a postcondition"),
+                           "the postcondition")
+            elif isinstance(c, A.Raises):
+                self.exception(c.exception, _head(c.span, "raises", c.exception))
+                self.truth(c.when, _Ctx(scope, False, False, "a `raises ... when` condition"), "the condition")
+            elif isinstance(c, A.Invariant):
+                self.truth(c.expr, _Ctx(scope, False, False, "an invariant"), "the invariant")
+            elif isinstance(c, A.Rule):
+                self.truth(c.expr, _Ctx(scope, False, False, "a config rule"), "the rule")
+            elif isinstance(c, A.Example):
+                self.truth(c.expr, _Ctx(dict(scope), False, False, "an example"), "the example")
+            elif isinstance(c, A.Scenario):
+                self.scenario(c, scope)
+
+    def scenario(self, sc: A.Scenario, outer: dict[str, Ty]) -> None:
+        scope = {**outer, **self.params(sc.params)}
+        for st in sc.body:
+            ctx = _Ctx(scope, False, False, "a scenario")
+            if isinstance(st, A.Assign):
+                t = self.expr(st.value, ctx)
+                for name in st.targets:
+                    scope[name] = t if len(st.targets) == 1 else ANY
+            elif isinstance(st, A.ExprStmt):
+                self.expr(st.value, ctx)
+            elif isinstance(st, A.Expect):
+                self.truth(st.value, ctx, "the expectation")
+            elif isinstance(st, A.ExpectRaises):
+                self.exception(st.exception, _head(st.span, "expect raises", st.exception))
+                self.expr(st.call, ctx)
+
+    def run(self) -> list[Diagnostic]:
+        spec, sigs = self.spec, self.sigs
+        for lt in spec.lets:
+            self.lets[lt.name] = self.expr(lt.value, _Ctx(where="a let"))
+        for d in spec.defs:
+            ctx = _Ctx(self.params(d.params), where=f"helper `{d.name}`")
+            self.expr(d.body, ctx)
+            self.type_of(d.returns)
+        for r in spec.records:
+            self.params(r.fields)
+        for a in spec.assumptions:
+            self.quiet(a.expr, _Ctx())  # free names refer to parameters wherever the assumption applies
+        for f in spec.functions:
+            fsig = sigs.functions.get(f.name) if sigs else None
+            if sigs is not None and fsig is None:
+                where = "a class" if f.name in sigs.classes else "a function"
+                self.diag("EG211", _head(f.span, "function", f.name), f"the target defines no function `{f.name}`" +
+                          (f" (it is {where})" if f.name in sigs.classes else ""),
+                          self.suggest(f.name, sigs.functions))
+            self.target_function(f, fsig, f"function {f.name}")
+            scope = self.params(f.params)
+            result = self.type_of(f.returns)
+            for r in f.requirements:
+                self.clauses(r, scope, True, result)
+        for c in spec.classes:
+            csig = sigs.classes.get(c.name) if sigs else None
+            if sigs is not None and csig is None:
+                self.diag("EG211", _head(c.span, "class", c.name), f"the target defines no class `{c.name}`", self.suggest(c.name, sigs.classes))
+            self_ty: Ty = ("obj", c.name) if csig else ANY
+            for r in c.requirements:
+                self.clauses(r, {"self": self_ty}, False, ANY)
+            for m in c.methods:
+                msig = None
+                if csig is not None:
+                    msig = csig.init if m.name == "__init__" else csig.methods.get(m.name)
+                    if msig is None:
+                        self.diag("EG211", _head(m.span, "method", m.name), f"class `{c.name}` of the target has no method `{m.name}`",
+                                  self.suggest(m.name, csig.methods))
+                self.target_function(m, msig, f"method {c.name}.{m.name}")
+                scope = {"self": self_ty, **self.params(m.params)}
+                for r in m.requirements:
+                    self.clauses(r, scope, True, self.type_of(m.returns))
+        for cf in spec.configs:
+            scope = self.params(cf.schema)
+            for lt in cf.lets:
+                scope[lt.name] = self.expr(lt.value, _Ctx(scope, where="a let"))
+            for r in cf.requirements:
+                self.clauses(r, scope, False, ANY)
+        for r in spec.requirements:
+            self.clauses(r, {}, False, ANY)
+        for st in spec.stubs:
+            self.params(st.params)
+            self.type_of(st.returns)
+            for o in st.outcomes:
+                if o.kind == "raises" and o.exception:
+                    self.exception(o.exception, o.span)
+            if sigs is not None and st.name.split(".")[0] not in sigs.all_names():
+                self.diag("EG222", _head(st.span, "stub", st.name), f"stub `{st.name}`: the target defines no `{st.name.split('.')[0]}`",
+                          self.suggest(st.name.split(".")[0], sigs.all_names()))
+        return self.out
+
+
+def _a(word: str) -> str:
+    return ("an " if word[:1] in "aeiou" else "a ") + word
+
+
+def _head(span: A.Span, keyword: str, name: str) -> A.Span:
+    """The span of ``name`` in a header line ``keyword name...`` starting at ``span``."""
+    col = span.col + len(keyword) + 1
+    return A.Span(span.file, span.line, col, span.line, col + len(name))
+
+
+def _psig(p: A.Param) -> "ParamSig":
+    from evalgap.specs_lang.signatures import ParamSig
+
+    return ParamSig(p.name)
+
+
+def _children(e: object) -> list[A.Expr]:
+    if isinstance(e, A.BoolOp):
+        return list(e.values)
+    if isinstance(e, A.Not):
+        return [e.operand]
+    if isinstance(e, (A.Implies, A.Iff)):
+        return [e.left, e.right]
+    return []
+
+
+def check_names(spec: A.Spec, signatures: ModuleSig | None = None) -> list[Diagnostic]:
+    """Resolve every name of ``spec`` and type-check its expressions.
+
+    Args:
+        spec: a parsed spec.
+        signatures: the target's signatures (from the caller's provider, e.g.
+            :func:`evalgap.verifier.signatures.target_signatures`); None checks only the spec's own names.
+
+    Returns:
+        The diagnostics (EG204, EG206, EG207, EG211-EG219, EG222), in source order; empty when all is well.
+    """
+    out = _Checker(spec, signatures).run()
+    uniq: dict[tuple[str, int, int, str], Diagnostic] = {}
+    for d in out:
+        uniq.setdefault((d.code, d.span.line, d.span.col, d.message), d)
+    return sorted(uniq.values(), key=lambda d: (d.span.file, d.span.line, d.span.col))
