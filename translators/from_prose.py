@@ -18,7 +18,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from evalgap.specs_lang import SpecError, check_structure, parse
+from evalgap.specs_lang import SpecError, parse
+from evalgap.specs_lang.check import check_spec
 from evalgap.translators.errors import TranslationError
 from evalgap.translators.prose_patterns import SIGNATURE_ONLY_RULES, match_rules
 from evalgap.translators.prose_split import ProseExample, Sentence, segment_text
@@ -302,8 +303,13 @@ def render_req(draft: Draft) -> str:
     return "\n".join(lines) + "\n"
 
 
-def lint_text(text: str, file: str = "<draft>") -> str | None:
-    """Parse, structure-check and translate spec text; return the first diagnostic text, or None if clean.
+def lint_text(text: str, file: str = "<draft>", signatures: object = None) -> str | None:
+    """Parse, check (structure, names and types; against the target's signatures when given, as
+    ``evalgap lint`` does) and translate spec text; return the diagnostic text, or None if clean.
+
+    Args:
+        text: the spec text; file: its name in diagnostics; signatures: a
+            :class:`evalgap.specs_lang.signatures.ModuleSig` or None.
 
     Translation (:func:`evalgap.translators.to_icontract.build_harness`) is included because a clause that
     parses but cannot be compiled would make ``evalgap check`` report it ``unknown``.
@@ -312,7 +318,7 @@ def lint_text(text: str, file: str = "<draft>") -> str | None:
 
     try:
         spec = parse(text, file)
-        check_structure(spec, text)
+        check_spec(spec, text, signatures)
         harness = build_harness(spec, "evalgap_lint_target")
     except SpecError as exc:
         return exc.render()
@@ -322,18 +328,20 @@ def lint_text(text: str, file: str = "<draft>") -> str | None:
     return f"unsupported: {bad[0].reason}" if bad else None
 
 
-def lint_clause(sig: Signature, clause: Clause) -> str | None:
-    """Lint one clause in a one-requirement spec over ``sig``; the diagnostic text, or None when clean."""
+def lint_clause(sig: Signature, clause: Clause, signatures: object = None) -> str | None:
+    """Lint one clause in a one-requirement spec over ``sig`` (and the target's ``signatures`` when given);
+    the diagnostic text, or None when clean."""
     probe = DraftRequirement("PROBE-1", "probe", (("probe", clause),))
     text = render_req(Draft("probe", "probe", None, ((sig, (probe,)),)))
-    return lint_text(text)
+    return lint_text(text, signatures=signatures)
 
 
 def draft_spec(units: Sequence[ProseUnit], engine: Engine = pattern_engine, name: str = "drafted",
-               title: str = "", target: str | None = None, notes: Sequence[str] = ()) -> Draft:
+               title: str = "", target: str | None = None, notes: Sequence[str] = (),
+               signatures: object = None) -> Draft:
     """Run ``engine`` on every sentence and build a :class:`Draft` where every sentence is a requirement.
 
-    A clause that fails :func:`lint_clause` is dropped and recorded in ``rejected``; a sentence left with no
+    ``signatures`` are the target's (for :func:`lint_clause`). A clause that fails :func:`lint_clause` is dropped and recorded in ``rejected``; a sentence left with no
     clause becomes ``informal``. Examples become ``example`` requirements after the sentences.
     """
     funcs = []
@@ -358,7 +366,7 @@ def draft_spec(units: Sequence[ProseUnit], engine: Engine = pattern_engine, name
             prop = engine(s.text, unit.sig, unit.examples)
             keep, rejected = [], []
             for rule, c in prop.clauses:
-                problem = lint_clause(unit.sig, c)
+                problem = lint_clause(unit.sig, c, signatures)
                 if problem:
                     rejected.append((f"{c.kind} {c.text}", "lint: " + problem.splitlines()[0][:160]))
                 else:

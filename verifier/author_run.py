@@ -110,6 +110,17 @@ def _target_line(opts: AuthorOptions) -> str | None:
     return os.path.relpath(tgt.resolve(), base)
 
 
+def _signatures(opts: AuthorOptions) -> object:
+    """The target's real signatures (imported in a sandboxed worker, as ``evalgap lint`` does), or None."""
+    tgt = opts.target or (opts.input_path if opts.input_path.suffix == ".py" else None)
+    if tgt is None:
+        return None
+    from evalgap.verifier.signatures import target_signatures
+    from evalgap.verifier.targets import resolve_target
+
+    return target_signatures(resolve_target(str(tgt.resolve()), Path.cwd()))
+
+
 def run_author(opts: AuthorOptions, engine: Engine = pattern_engine, engine_note: str = "pattern engine",
                prompter: Prompter | None = None) -> AuthorResult:
     """Draft, review (when ``prompter`` is given), validate and lint a spec from prose.
@@ -123,14 +134,15 @@ def run_author(opts: AuthorOptions, engine: Engine = pattern_engine, engine_note
     notes = [f"Drafted by `evalgap author` from {opts.input_path.name} ({engine_note}); review before use."]
     if engine is not pattern_engine:
         notes.append("Machine-drafted: every formal clause below was proposed by a language model.")
-    draft = draft_spec(units, engine, name=name, target=_target_line(opts), notes=notes)
+    sigs = _signatures(opts)
+    draft = draft_spec(units, engine, name=name, target=_target_line(opts), notes=notes, signatures=sigs)
     if prompter is not None:
         draft = interactive_review(draft, prompter)
     before = sum(len(r.rejected) for r in draft.requirements())
     draft, vnotes = validate_draft(draft, opts.reference)
     conflicts = sum(len(r.rejected) for r in draft.requirements()) - before
     text = render_req(draft)
-    problem = lint_text(text, str(opts.output or "<draft>"))
+    problem = lint_text(text, str(opts.output or "<draft>"), sigs)
     if problem:
         raise VerifierError(f"internal: the drafted spec does not lint:\n{problem}")
     return AuthorResult(text, draft, summarize(draft), tuple(vnotes), conflicts)
