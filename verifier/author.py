@@ -158,7 +158,7 @@ def validate_draft(draft: Draft, reference: Path | None = None) -> tuple[Draft, 
         if not clauses:
             continue
         failing: dict[str, list[str]] = {}
-        runs = []
+        runs: list[tuple[str, str | None, list[dict[str, str]]]] = []
         if examples:
             runs.append(("example", None, [{"args": repr(list(e.args)), "result": repr(e.expected)} for e in examples]))
         if program is not None and examples:

@@ -74,7 +74,7 @@ def main(argv: list[str]) -> int:
     compiled = {c["key"]: (compile(c["py"], "<clause>", "eval"), [compile(o, "<old>", "eval") for o in c["old"]])
                 for c in clauses}
     pres = [compile(p, "<pre>", "eval") for p in req["pre"]]
-    stats = {c["key"]: {"held": 0, "failed": 0, "vacuous": 0, "error": 0, "first_fail": None, "first_error": None}
+    stats: dict[str, dict[str, Any]] = {c["key"]: {"held": 0, "failed": 0, "vacuous": 0, "error": 0, "first_fail": None, "first_error": None}
              for c in clauses}
     skipped = call_errors = timeouts = evaluated = 0
     for idx, case in enumerate(req["cases"]):
