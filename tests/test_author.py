@@ -163,3 +163,28 @@ def test_humaneval_prompt_drafts_and_lints(shared_data: Path, tmp_path: Path) ->
     text = (tmp_path / "he35.req").read_text()
     assert "ensures result in l and (forall x in l: x <= result)" in text
     assert text.count("    example max_element(") == 2
+
+
+@pytest.mark.slow
+def test_every_humaneval_prompt_drafts_a_lint_clean_spec_keeping_every_sentence(shared_data: Path,
+                                                                               tmp_path: Path) -> None:
+    import gzip
+    import json
+
+    from evalgap.translators.from_prose import lint_text
+
+    rows = [json.loads(x) for x in gzip.open(shared_data / "humaneval" / "HumanEval.jsonl.gz", "rt")]
+    formal = 0
+    for row in rows:
+        src = tmp_path / "p.py"
+        src.write_text(row["prompt"])
+        units = load_units(src, function=row["entry_point"])
+        draft = draft_spec(units, name="he")
+        text = render_req(draft)
+        assert lint_text(text) is None, row["task_id"]
+        n_sent = sum(len(u.sentences) for u in units)
+        sents = [r for r in draft.requirements() if r.example is None]
+        assert [r.prose for r in sents] == [s.text for u in units for s in u.sentences]
+        assert len(sents) == n_sent
+        formal += sum(1 for r in sents if r.clauses)
+    assert formal >= 45  # the catalogue's measured reach (48 of 462 sentences); a drop means a rule broke
