@@ -77,6 +77,15 @@ def _return_if(s: str, ctx: Context) -> list[Clause] | None:
     return [Clause("ensures", f"({cond}) ==> " + ("result is None" if v == "None" else f"result == {v}"))]
 
 
+def _check_if(s: str, ctx: Context) -> list[Clause] | None:
+    m = re.match(r"^(?:checks?|determines?|tests?|returns? whether|decides?)\s+(?:if|whether)\s+(?:the )?(.+?)\.?$",
+                 s.strip(), re.I)
+    if not m or ctx.sig.result_kind not in ("bool", "any"):
+        return None
+    cond = ctx.condition(m.group(1))
+    return [Clause("ensures", f"result == ({cond})")] if cond else None
+
+
 def _bool_iff(s: str, ctx: Context) -> list[Clause] | None:
     m = re.search(r"\breturns?\s+true\s+(if and only if|iff|if|when)\s+(.+?)(?:,?\s*(?:and|or|otherwise|else)?\s*"
                   r"(?:returns?\s+)?false(?:\s+(?:otherwise|in any other case|in other cases|if not))?)?\.?$",
@@ -119,9 +128,15 @@ def _negative(s: str, ctx: Context) -> list[Clause] | None:
     return None
 
 
+_ORDER_WORDS = r"(?:in (?:the )?(?:order )?from smallest to largest|in (?:ascending|increasing|non-decreasing) order)"
+
+
 def _sorted(s: str, ctx: Context) -> list[Clause] | None:
     low = s.lower()
-    if not re.search(r"\bsort(ed)?\b", low) or not _res_list(ctx) or ctx.sig.result_kind == "str":
+    if re.search(r"\bfrom shortest to longest\b", low) and re.search(r"\breturns?\b", low) and \
+            ctx.sig.result_kind in ("list", "any"):
+        return [Clause("ensures", "forall i in range(len(result) - 1): len(result[i]) <= len(result[i + 1])")]
+    if not (re.search(r"\bsort(ed)?\b", low) or re.search(_ORDER_WORDS, low)) or not _res_list(ctx) or ctx.sig.result_kind == "str":
         return None
     if re.search(r"\b(whether|if|check|is sorted|are sorted|can be|possible)\b.*\bsorted\b", low):
         return None
@@ -132,6 +147,43 @@ def _sorted(s: str, ctx: Context) -> list[Clause] | None:
     desc = re.search(r"\b(descending|decreasing|largest to smallest|reverse order)\b", low)
     op = ">=" if desc else "<="
     return [Clause("ensures", f"forall i in range(len(result) - 1): result[i] {op} result[i + 1]")]
+
+
+def _remove_repeated(s: str, ctx: Context) -> list[Clause] | None:
+    m = re.search(r"\bfrom (?:an? |the )?(?:given |input )?(.+?),?\s+remove (?:all )?(?:the )?(?:elements|items|numbers|values)"
+                  r" that (?:occur|appear) more than once\b", s, re.I)
+    if not m or ctx.sig.result_kind not in ("list", "any"):
+        return None
+    xs = ctx.param(m.group(1), ("list",))
+    return [Clause("ensures", f"forall x in result: {xs}.count(x) == 1"),
+            Clause("ensures", f"forall x in result: x in {xs}")] if xs else None
+
+
+def _modulo(s: str, ctx: Context) -> list[Clause] | None:
+    m = re.search(r"\breturns?\b.*\b(?:modulo|mod)\s+(\w+)\b", s, re.I)
+    if not m or ctx.sig.result_kind not in ("int", "any"):
+        return None
+    p = ctx.operand(m.group(1))
+    return [Clause("ensures", f"({p} > 0) ==> 0 <= result < {p}")] if p and not p.lstrip("-").isdigit() else None
+
+
+def _average(s: str, ctx: Context) -> list[Clause] | None:
+    m = re.search(r"\b(?:returns?|calculate|compute|find)\s+(?:the )?(?:median|mean|average|arithmetic mean)\s+of\s+"
+                  r"(?:the )?(?:elements|numbers|values|items)?\s*(?:in|of)?\s*(?:the )?(.+?)\.?$", s, re.I)
+    if not m or ctx.sig.result_kind not in ("int", "float", "any"):
+        return None
+    xs = ctx.param(m.group(1), ("list",))
+    return [Clause("ensures", f"len({xs}) > 0 ==> min({xs}) <= result <= max({xs})")] if xs else None
+
+
+def _gcd(s: str, ctx: Context) -> list[Clause] | None:
+    m = re.search(r"\bgreatest common divisor of (?:two (?:integers|numbers) )?(\w+) and (\w+)\b", s, re.I)
+    if not m or ctx.sig.result_kind not in ("int", "any"):
+        return None
+    a, b = ctx.operand(m.group(1)), ctx.operand(m.group(2))
+    if not a or not b:
+        return None
+    return [Clause("ensures", f"result != 0 ==> {a} % result == 0 and {b} % result == 0")]
 
 
 def _unique(s: str, ctx: Context) -> list[Clause] | None:
@@ -305,6 +357,9 @@ CATALOGUE: tuple[Rule, ...] = (
     Rule("return-if", "Return <value> if/when/in case <condition>",
          "ensures (<condition>) ==> result == <value>",
          ("Return -1 if n is greater than m.", "f(n: int, m: int) -> int", "(n > m) ==> result == -1"), _return_if),
+    Rule("check-if", "Check(s) if/whether <condition> (bool result)", "ensures result == (<condition>)",
+         ("Checks if given string is a palindrome", "f(text: str) -> bool", "result == (text == text[::-1])"),
+         _check_if),
     Rule("bool-iff", "return True if <condition> [, and False otherwise]",
          "ensures result == (<condition>)  (only `(<condition>) ==> result` without the False part)",
          ("Return True if all numbers in the list l are below threshold t.", "f(l: list[int], t: int) -> bool",
@@ -322,6 +377,20 @@ CATALOGUE: tuple[Rule, ...] = (
          "ensures len(set(result)) == len(result)",
          ("Return sorted unique elements in a list.", "f(l: list[int]) -> list[int]",
           "len(set(result)) == len(result)"), _unique),
+    Rule("remove-repeated", "from <list>, remove all elements that occur more than once",
+         "ensures forall x in result: <list>.count(x) == 1; ensures forall x in result: x in <list>",
+         ("From a list of integers, remove all elements that occur more than once.",
+          "f(numbers: list[int]) -> list[int]", "forall x in result: numbers.count(x) == 1"), _remove_repeated),
+    Rule("modulo", "return ... modulo <param>", "ensures (<param> > 0) ==> 0 <= result < <param>",
+         ("Return 2^n modulo p.", "f(n: int, p: int) -> int", "(p > 0) ==> 0 <= result < p"), _modulo),
+    Rule("average", "return the median/mean/average of <list>",
+         "ensures len(<list>) > 0 ==> min(<list>) <= result <= max(<list>)",
+         ("Return median of elements in the list l.", "f(l: list[int]) -> float",
+          "len(l) > 0 ==> min(l) <= result <= max(l)"), _average),
+    Rule("gcd", "greatest common divisor of <a> and <b>",
+         "ensures result != 0 ==> <a> % result == 0 and <b> % result == 0",
+         ("Return a greatest common divisor of two integers a and b", "f(a: int, b: int) -> int",
+          "result != 0 ==> a % result == 0 and b % result == 0"), _gcd),
     Rule("count-nonneg", "return/find/count the number of | how many ... (int result)", "ensures result >= 0",
          ("Find how many times a given substring can be found in the original string.",
           "f(string: str, substring: str) -> int", "result >= 0"), _count),

@@ -107,13 +107,15 @@ class Context:
 
     def operand(self, phrase: str) -> str | None:
         """A numeric operand: a literal, a number word, ``the length of X``, or a parameter."""
-        p = phrase.strip().strip(".,;`'\"").lower()
-        p = re.sub(r"^(the|a|an)\s+", "", p)
+        raw = phrase.strip().strip(".,;`'\"")
+        if raw in [n for n, _ in self.sig.params]:
+            return raw
+        p = re.sub(r"^(the|a|an)\s+", "", raw.lower())
         if re.fullmatch(r"-?\d+(\.\d+)?", p):
             return p
         if p in _NUM_WORDS:
             return _NUM_WORDS[p]
-        m = re.fullmatch(r"(?:the\s+)?(?:length|size) of (.+)", p)
+        m = re.fullmatch(r"(?:the\s+)?(?:length|size) of (.+)", p) or re.fullmatch(r"(.+?)(?:'s)? (?:length|size)", p)
         if m:
             x = self.param(m.group(1), ("list", "str", "dict", "tuple", "set"))
             return f"len({x})" if x else None
@@ -152,6 +154,9 @@ class Context:
         """A predicate on one element: ``positive``, ``below T``, ``contain S``, ``start with P``, ..."""
         p = phrase.strip().rstrip(".,;").lower()
         p = re.sub(r"^(are|is|be)\s+", "", p)
+        kinds = {"integers": "int", "ints": "int", "strings": "str", "floats": "float", "booleans": "bool"}
+        if p in kinds:
+            return f"isinstance({var}, {kinds[p]})"
         simple = {"positive": f"{var} > 0", "negative": f"{var} < 0", "non-negative": f"{var} >= 0",
                   "nonnegative": f"{var} >= 0", "even": f"{var} % 2 == 0", "odd": f"{var} % 2 == 1",
                   "zero": f"{var} == 0", "non-zero": f"{var} != 0", "nonzero": f"{var} != 0"}
@@ -201,6 +206,13 @@ class Context:
         if m:
             xs = self.param(m.group(1), ("list", "str"))
             return (f"{xs} {'!=' if m.group(2) else '=='} {xs}[::-1]") if xs else None
+        m = re.fullmatch(r"(.+?) (?:is|are) (not )?(?:an? )?prime(?: number)?", low)
+        if m:
+            x = self.operand(m.group(1))
+            if not x:
+                return None
+            prime = f"{x} > 1 and (forall d in range(2, {x}): {x} % d != 0)"
+            return f"not ({prime})" if m.group(2) else prime
         m = re.fullmatch(r"(.+?) (?:is|are) (?:an? )?(positive|negative|non-negative|zero|even|odd)"
                          r"(?: (?:number|integer|value))?", low)
         if m:
