@@ -21,7 +21,7 @@ from typing import Any, Callable, Sequence
 from evalgap.specs_lang import SpecError, parse
 from evalgap.specs_lang.check import check_spec
 from evalgap.translators.errors import TranslationError
-from evalgap.translators.prose_patterns import SIGNATURE_ONLY_RULES, match_rules
+from evalgap.translators.prose_patterns import SIGNATURE_ONLY_RULES, is_worked_example, match_rules
 from evalgap.translators.prose_split import ProseExample, Sentence, segment_text
 from evalgap.translators.prose_terms import Clause, Context, Signature
 
@@ -235,6 +235,8 @@ def load_units(input_path: Path, target: Path | None = None, function: str | Non
 
 def _unmatched_category(sentence: str) -> tuple[str, str]:
     low = sentence.lower()
+    if is_worked_example(sentence):
+        return "omission", "a worked example in prose, not a closed call with its result (not turned into an example)"
     if re.search(r"\b(assume|will be|guaranteed|constraint|input is|you may)\b", low):
         return "environment", "an assumption about the input that the pattern catalogue could not formalize"
     if re.search(r"\b(efficient|fast|quickly|recursion|algorithm|implement|write a function)\b", low):

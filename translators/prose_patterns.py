@@ -19,7 +19,7 @@ from typing import Callable
 
 from evalgap.translators.prose_terms import Clause, Context
 
-__all__ = ["Rule", "CATALOGUE", "match_rules", "SIGNATURE_ONLY_RULES"]
+__all__ = ["Rule", "CATALOGUE", "match_rules", "SIGNATURE_ONLY_RULES", "is_worked_example"]
 
 _Fn = Callable[[str, Context], "list[Clause] | None"]
 
@@ -431,6 +431,12 @@ CATALOGUE: tuple[Rule, ...] = (
 SIGNATURE_ONLY_RULES = frozenset({"signature-type"})
 
 
+def is_worked_example(sentence: str) -> bool:
+    """True for a worked example in prose (``arr = [2, 1] -> sort arr -> [1, 2]``): literal values chained with
+    arrows; no rule reads it as a property (the splitter turns only closed calls into ``example``s)."""
+    return bool(re.search(r"[\]\)\d'\"]\s*(?:->|=>|\u2192)|(?:->|=>|\u2192)\s*[\[\(\d'\"]", sentence))
+
+
 def match_rules(sentence: str, ctx: Context) -> list[tuple[str, Clause]]:
     """Every ``(rule name, clause)`` the catalogue produces for ``sentence``, duplicates removed.
 
@@ -439,6 +445,8 @@ def match_rules(sentence: str, ctx: Context) -> list[tuple[str, Clause]]:
     """
     out: list[tuple[str, Clause]] = []
     seen: set[tuple[str, str]] = set()
+    if is_worked_example(sentence):
+        return out
     for rule in CATALOGUE:
         try:
             found = rule.fn(sentence, ctx)
