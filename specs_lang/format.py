@@ -118,15 +118,15 @@ class _Printer:
         if isinstance(e, A.Subscript):
             return f"{self.postfix_base(e.value)}[{self.index(e.index)}]", _POSTFIX
         if isinstance(e, A.ListExpr):
-            return "[" + ", ".join(self.expr(x) for x in e.elts) + "]", _ATOM
+            return "[" + ", ".join(self.expr(x, _IFF) for x in e.elts) + "]", _ATOM
         if isinstance(e, A.TupleExpr):
             if len(e.elts) == 1:
                 return f"({self.expr(e.elts[0])},)", _ATOM
             return "(" + ", ".join(self.expr(x) for x in e.elts) + ")", _ATOM
         if isinstance(e, A.SetExpr):
-            return ("{" + ", ".join(self.expr(x) for x in e.elts) + "}", _ATOM) if e.elts else ("set()", _POSTFIX)
+            return ("{" + ", ".join(self.expr(x, _IFF) for x in e.elts) + "}", _ATOM) if e.elts else ("set()", _POSTFIX)
         if isinstance(e, A.DictExpr):
-            items = ", ".join(f"{self.expr(k)}: {self.expr(v)}" for k, v in zip(e.keys, e.values))
+            items = ", ".join(f"{self.expr(k, _IFF)}: {self.expr(v, _IFF)}" for k, v in zip(e.keys, e.values))
             return "{" + items + "}", _ATOM
         if isinstance(e, A.Comprehension):
             inner = self.comp(e)
@@ -141,7 +141,7 @@ class _Printer:
 
     def comp(self, e: A.Comprehension) -> str:
         conds = "".join(f" if {self.expr(c, _OR)}" for c in e.conds)
-        return f"{self.expr(e.elt)} for {', '.join(e.targets)} in {self.expr(e.iter, _OR)}{conds}"
+        return f"{self.expr(e.elt, _IFF)} for {', '.join(e.targets)} in {self.expr(e.iter, _OR)}{conds}"
 
     def args(self, e: A.Call) -> str:
         if (len(e.args) == 1 and not e.keywords and isinstance(e.args[0], A.Comprehension)

@@ -121,6 +121,10 @@ def _syntax_error(exc: UnexpectedInput, file: str, text: str) -> SpecSyntaxError
         width = len(str(tok)) if tok.type not in ("_NL", "_INDENT", "_DEDENT", "$END") else 1
         msg = f"unexpected {_token_text(tok)}; expected {_describe_expected(exc.expected)}"
         hint = None
+        before = text.splitlines()[line - 1][:col - 1] if 0 < line <= len(text.splitlines()) else ""
+        if before.rstrip().split(" ")[-1] in ("forall", "exists"):
+            hint = ("a quantifier after `and`, `or`, `not`, `==>` or an operator needs parentheses: "
+                    "`a and (forall x in xs: p)`")
         if tok.type == "_INDENT":
             msg = "unexpected indentation"
             hint = "indent only the body of a requirement, function, class or scenario"

@@ -223,6 +223,34 @@ def fmt(files: tuple[Path, ...], check_only: bool) -> None:
     raise SystemExit(EXIT_USAGE if bad else (1 if check_only and changed else EXIT_OK))
 
 
+@cli.command()
+@click.argument("spec", type=click.Path(path_type=Path))
+@click.option("--to", "fmt", type=click.Choice(["icontract", "pytest"]), required=True,
+              help="icontract: a module of contract-wrapped check functions; pytest: plus Hypothesis tests.")
+@click.option("--target", "target_arg", metavar="NAME|MODULE|FILE", help="The code the module wraps.")
+@click.option("--output", "-o", type=click.Path(path_type=Path), help="Write the module here (default: stdout).")
+def export(spec: Path, fmt: str, target_arg: str | None, output: Path | None) -> None:
+    """Export SPEC's requirements as an icontract module or a pytest module of Hypothesis properties."""
+    from evalgap.verifier.export import export_text
+
+    try:
+        spec_path, target, _ = _locate(spec, target_arg)
+        loaded, target = load_checked(spec_path, target, strict_target=False)
+        if target is None:
+            raise UsageError(f"{spec_path}: no target: add `target: FILE.py` to the spec or pass --target")
+        text = export_text(loaded.spec, target, fmt)
+    except SpecError as exc:
+        _fail(exc.render())
+        return
+    except VerifierError as exc:
+        _fail(f"error: {exc}")
+        return
+    if output:
+        _write_atomic(output, text)
+    else:
+        click.echo(text, nl=False)
+
+
 def main() -> None:
     """Console-script entry point."""
     try:

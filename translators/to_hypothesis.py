@@ -1,0 +1,122 @@
+"""Spec types to Hypothesis strategy source, and a pytest module of Hypothesis properties (``evalgap export
+--to pytest``).
+
+Narrowings are *constructive*: ``n: int in 0..1000`` becomes ``st.integers(min_value=0, max_value=1000)``,
+``xs: list[int] len 1..50`` becomes ``st.lists(st.integers(), min_size=1, max_size=50)``, ``s: str digits``
+becomes ``st.text(alphabet='0123456789')``; nothing is filtered away that the spec allows. Types the
+strategies do not know (classes of the target) use ``st.from_type``. This module emits source text only;
+Hypothesis is imported by the generated module.
+"""
+
+from __future__ import annotations
+
+from evalgap.specs_lang import ast as A
+from evalgap.translators.to_icontract import Harness
+
+__all__ = ["strategy_source", "pytest_module"]
+
+_SIMPLE = {"int": "st.integers({})", "bool": "st.booleans()", "None": "st.none()", "bytes": "st.binary({})",
+           "float": "st.floats({}allow_nan=False, allow_infinity=False)"}
+
+
+def _bounds(t: A.TypeRef, lo_key: str, hi_key: str, which: A.Range | None) -> str:
+    if which is None:
+        return ""
+    return f"{lo_key}={which.lo!r}, {hi_key}={which.hi!r}"
+
+
+def strategy_source(t: A.TypeRef) -> str:
+    """Python source of a Hypothesis strategy (``st.``) for values of ``t``, narrowings built in."""
+    base = t.name.split(".")[-1]
+    size = _bounds(t, "min_size", "max_size", t.length)
+    if base == "int":
+        return f"st.integers({_bounds(t, 'min_value', 'max_value', t.range)})"
+    if base == "float":
+        rng = _bounds(t, "min_value", "max_value", t.range)
+        return f"st.floats({rng + ', ' if rng else ''}allow_nan=False, allow_infinity=False)"
+    if base == "bool":
+        return "st.booleans()"
+    if base == "None":
+        return "st.none()"
+    if base == "bytes":
+        return f"st.binary({size})"
+    if base == "str":
+        alpha = f"alphabet={t.alphabet.chars!r}" if t.alphabet is not None else ""
+        return f"st.text({', '.join(x for x in (alpha, size) if x)})"
+    args = [strategy_source(a) for a in t.args]
+    if base in ("list", "List", "Sequence"):
+        return f"st.lists({args[0] if args else 'st.integers()'}{', ' + size if size else ''})"
+    if base in ("set", "Set", "frozenset", "FrozenSet"):
+        fn = "st.frozensets" if base.lower() == "frozenset" else "st.sets"
+        return f"{fn}({args[0] if args else 'st.integers()'}{', ' + size if size else ''})"
+    if base in ("dict", "Dict", "Mapping"):
+        k, v = (args + ["st.integers()", "st.integers()"])[:2]
+        return f"st.dictionaries({k}, {v}{', ' + size if size else ''})"
+    if base in ("tuple", "Tuple"):
+        return f"st.tuples({', '.join(args)})"
+    if base == "Optional":
+        return f"st.none() | {args[0] if args else 'st.integers()'}"
+    return f"st.from_type({t.name})"
+
+
+def pytest_module(spec: A.Spec, harness: Harness) -> str:
+    """A pytest module: the harness source followed by one Hypothesis test per checkable requirement.
+
+    A test fails when a postcondition (``ensures``, ``expect``, ``raises``, invariant) is violated; an input
+    that violates a precondition is rejected (``hypothesis.reject``), as the spec excludes it.
+    """
+    types: dict[str, dict[str, A.TypeRef]] = {}
+    for req, owner in spec.all_requirements():
+        params: tuple[A.Param, ...] = ()
+        for c in req.clauses:
+            if isinstance(c, A.Scenario):
+                params = c.params
+        if isinstance(owner, A.FunctionDecl) and not params:
+            params = owner.params
+        types[req.id] = {p.name: p.type for p in params}
+        if isinstance(owner, A.MethodDecl):
+            cls = next((c for c in spec.classes if owner in c.methods), None)
+            init = next((m for m in cls.methods if m.name == "__init__"), None) if cls else None
+            types[req.id].update({p.name: p.type for p in owner.params})
+            if init is not None:
+                types[req.id].update({f"init_{p.name}": p.type for p in init.params})
+    lines = [harness.source, "", "# ---- Hypothesis properties (evalgap export --to pytest)", "",
+             "import hypothesis", "from hypothesis import given, settings, strategies as st", ""]
+    for ob in harness.obligations:
+        if ob.function is None:
+            continue
+        known = types.get(ob.req_id, {})
+        strategies = []
+        for name, text in ob.params:
+            t = known.get(name)
+            if t is None and name.startswith(("s1_", "s2_", "s3_")):
+                t = _method_param(spec, name)
+            if t is not None:
+                strategies.append(f"{name}={strategy_source(t)}")
+            elif name.startswith("op"):
+                strategies.append(f"{name}=st.integers(0, 9)")
+            elif text == "list[int]":
+                strategies.append(f"{name}=st.lists(st.integers(0, 9), max_size=4)")
+            else:
+                strategies.append(f"{name}=st.from_type({text})")
+        args = ", ".join(n for n, _ in ob.params)
+        lines += ["", "", "@settings(max_examples=200, deadline=None)"]
+        if strategies:
+            lines.append(f"@given({', '.join(strategies)})")
+        lines += [f"def test_{ob.function[len('check_'):]}({args}) -> None:",
+                  f'    """{ob.req_id} (Hypothesis property)."""',
+                  "    try:", f"        returned = {ob.function}({args})", "    except icontract.ViolationError as exc:",
+                  "        if str(exc).startswith('[pre] '):", "            hypothesis.reject()", "        raise"]
+        if ob.kind == "example":
+            lines.append("    assert returned == 0, f'example {returned} fails'")
+    return "\n".join(lines) + "\n"
+
+
+def _method_param(spec: A.Spec, name: str) -> A.TypeRef | None:
+    step_rest = name.split("_", 1)[1]
+    for c in spec.classes:
+        for m in c.methods:
+            for p in m.params:
+                if step_rest == f"{m.name}_{p.name}":
+                    return p.type
+    return None
