@@ -110,6 +110,14 @@ def _target_line(opts: AuthorOptions) -> str | None:
     return os.path.relpath(tgt.resolve(), base)
 
 
+def _canonical(text: str) -> str:
+    """``text`` in the formatter's canonical layout (as ``evalgap fmt`` writes it), comments kept."""
+    from evalgap.specs_lang import parse
+    from evalgap.specs_lang.format import format_spec
+
+    return format_spec(parse(text, "<draft>"), text)
+
+
 def _signatures(opts: AuthorOptions) -> object:
     """The target's real signatures (imported in a sandboxed worker, as ``evalgap lint`` does), or None."""
     tgt = opts.target or (opts.input_path if opts.input_path.suffix == ".py" else None)
@@ -141,7 +149,7 @@ def run_author(opts: AuthorOptions, engine: Engine = pattern_engine, engine_note
     before = sum(len(r.rejected) for r in draft.requirements())
     draft, vnotes = validate_draft(draft, opts.reference)
     conflicts = sum(len(r.rejected) for r in draft.requirements()) - before
-    text = render_req(draft)
+    text = _canonical(render_req(draft))
     problem = lint_text(text, str(opts.output or "<draft>"), sigs)
     if problem:
         raise VerifierError(f"internal: the drafted spec does not lint:\n{problem}")
