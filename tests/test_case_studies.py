@@ -18,7 +18,7 @@ from evalgap.verifier.case import load_case
 from evalgap.verifier.engine import replay
 from evalgap.verifier.targets import resolve_target
 
-from conftest import CASES, run_cli
+from tests.conftest import CASES, run_cli
 
 HUMANEVAL = sorted(p for p in (CASES / "humaneval").iterdir() if (p / "case.toml").is_file())
 

@@ -10,7 +10,7 @@ import pytest
 from evalgap.specs_lang import SpecError, SpecNameError, SpecSyntaxError, check_structure, parse, parse_file
 from evalgap.specs_lang import ast as A
 
-from conftest import CASES, run_cli
+from tests.conftest import CASES, run_cli
 
 
 def test_kvstore_spec_structure() -> None:

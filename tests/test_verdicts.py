@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from conftest import run_cli
+from tests.conftest import run_cli
 
 
 def _check(tmp_path: Path, code: str, spec: str, *extra: str) -> tuple[int, dict[str, Any]]:
