@@ -69,8 +69,8 @@ def substitute(node: Any, mapping: Mapping[str, A.Expr]) -> Any:
     """Replace free occurrences of ``mapping``'s names in ``node`` by the mapped expressions.
 
     A comprehension or quantifier that rebinds a name shadows it (no replacement inside). Capture of a
-    mapped expression's free names by an inner binder is not renamed away: the builder and checker keep
-    helper names distinct from bound variables (EG216 reports a clash).
+    mapped expression's free names by an inner binder is not renamed away (a known limitation: give a
+    ``let`` a name no quantifier in its scope rebinds).
 
     Args:
         node: an expression, clause, statement, or tuple of them.

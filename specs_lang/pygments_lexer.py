@@ -3,8 +3,10 @@
 
 from __future__ import annotations
 
-from pygments.lexer import RegexLexer, bygroups, words
-from pygments.token import Comment, Keyword, Name, Number, Operator, Punctuation, String, Text, Whitespace
+from pygments.lexer import RegexLexer, bygroups, words  # type: ignore[import-untyped]
+from pygments.token import (  # type: ignore[import-untyped]
+    Comment, Keyword, Name, Number, Operator, Punctuation, String, Text, Whitespace,
+)
 
 __all__ = ["ReqLexer"]
 
@@ -17,7 +19,7 @@ _TYPES = ("int", "float", "bool", "str", "bytes", "list", "tuple", "dict", "set"
           "digits", "letters", "alnum", "lowercase", "uppercase", "hexdigits")
 
 
-class ReqLexer(RegexLexer):
+class ReqLexer(RegexLexer):  # type: ignore[misc]
     """Lexer for evalgap requirement specs (``.req``)."""
 
     name = "evalgap requirement spec"

@@ -14,15 +14,16 @@ from __future__ import annotations
 import builtins
 import difflib
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import Any, Iterable, Tuple
 
 from evalgap.specs_lang import ast as A
 from evalgap.specs_lang.errors import Diagnostic
-from evalgap.specs_lang.signatures import ClassSig, FunctionSig, ModuleSig
+from evalgap.specs_lang.signatures import ClassSig, FunctionSig, ModuleSig, ParamSig
 
 __all__ = ["check_names", "PURE_BUILTINS", "IMPURE_BUILTINS"]
 
-Ty = tuple  # ("int",), ("list", elem), ("dict", k, v), ("obj", class), ("rec", name), ("any",)
+#: An inferred type: ("int",), ("list", elem), ("dict", k, v), ("obj", class), ("rec", name), ("any",) ...
+Ty = Tuple[Any, ...]
 ANY: Ty = ("any",)
 BOOL: Ty = ("bool",)
 INT: Ty = ("int",)
@@ -213,6 +214,8 @@ class _Checker:
             return ANY
         if n in IMPURE_BUILTINS:
             self.diag("EG219", e.span, f"`{n}` is not a pure builtin", "spec expressions must not have effects")
+            return ANY
+        if hasattr(builtins, n):  # any other builtin (issubclass, Ellipsis, ...) is allowed
             return ANY
         if self.sigs is not None:
             if n in self.sigs.functions:
@@ -546,9 +549,7 @@ def _head(span: A.Span, keyword: str, name: str) -> A.Span:
     return A.Span(span.file, span.line, col, span.line, col + len(name))
 
 
-def _psig(p: A.Param) -> "ParamSig":
-    from evalgap.specs_lang.signatures import ParamSig
-
+def _psig(p: A.Param) -> ParamSig:
     return ParamSig(p.name)
 
 

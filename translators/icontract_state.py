@@ -20,11 +20,16 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from evalgap.specs_lang import ast as A
 from evalgap.specs_lang.lower import free_names, inline_lets
 from evalgap.translators.errors import UnsupportedConstruct
 from evalgap.translators.harness_writer import Domain, Writer, desc, domain_for, safe, type_names
 from evalgap.translators.pyexpr import collect_old, to_python
+
+if TYPE_CHECKING:
+    from evalgap.translators.to_icontract import Obligation
 
 __all__ = ["STUB_RUNTIME", "INVARIANT_STEPS", "stub_params", "wrap_with_stubs", "method_obligation",
            "invariant_obligation"]

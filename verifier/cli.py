@@ -105,7 +105,8 @@ def check(spec: Path, target_arg: str | None, fmt: str, output: Path | None, bud
         _fail(f"error: {exc}")
         return
     started = time.monotonic()
-    results = check_spec(parsed, source, target, CheckOptions(budget_s=budget_s, jobs=jobs or default_jobs()))
+    results = check_spec(parsed, source, target, CheckOptions(budget_s=budget_s, jobs=jobs or default_jobs()),
+                         sources=loaded.sources)
     expected: dict[str, tuple[str, ...]] = {}
     if case is not None:
         impl = next((name for name, p in case.implementations.items() if str(p) == target.file), None)

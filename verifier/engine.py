@@ -313,7 +313,8 @@ def _check_one(req: A.Requirement, owner: object, ob: Obligation, harness: Harne
 
 
 def check_spec(spec: A.Spec, source: str, target: Target, opts: CheckOptions,
-               progress: Callable[[RequirementResult], None] | None = None) -> list[RequirementResult]:
+               progress: Callable[[RequirementResult], None] | None = None,
+               sources: dict[str, str] | None = None) -> list[RequirementResult]:
     """Check every requirement of ``spec`` against ``target``.
 
     Args:
@@ -322,6 +323,7 @@ def check_spec(spec: A.Spec, source: str, target: Target, opts: CheckOptions,
         target: the code under check.
         opts: budget, parallelism and limits.
         progress: called with each result as it completes (from worker threads' completion order).
+        sources: file name -> text of every file of the spec (imports), for requirements of other files.
 
     Returns:
         One :class:`RequirementResult` per requirement, in source order. Never raises for anything the
@@ -336,8 +338,9 @@ def check_spec(spec: A.Spec, source: str, target: Target, opts: CheckOptions,
 
         def run(pair: tuple[A.Requirement, object]) -> RequirementResult:
             req, owner = pair
+            text = (sources or {}).get(req.span.file, source)  # requirements of imported files
             try:
-                res = _check_one(req, owner, harness.obligation(req.id), harness, hdir, target, source, opts)
+                res = _check_one(req, owner, harness.obligation(req.id), harness, hdir, target, text, opts)
             except Exception as exc:  # noqa: BLE001 - an engine bug must not lose the other verdicts
                 v = EngineVerdict("none", Verdict.UNKNOWN, f"engine error: {type(exc).__name__}: {exc}")
                 res = RequirementResult(req.id, req.prose, str(req.span), _formalization(req),
