@@ -372,6 +372,51 @@ def _load_spec(spec: Path) -> tuple[object, Case | None]:
 
 
 @cli.command()
+@click.argument("input_path", type=click.Path(path_type=Path), metavar="INPUT")
+@click.option("--target", type=click.Path(path_type=Path), help="The .py file the prose is about (its "
+              "signatures bind the names; parsed, never imported).")
+@click.option("--function", "function", help="The function the prose describes (when the target has several).")
+@click.option("--engine", type=click.Choice(["patterns", "llm"]), default="patterns", show_default=True)
+@click.option("--output", "-o", type=click.Path(path_type=Path), help="Write the spec here (default: stdout).")
+@click.option("--reference", type=click.Path(path_type=Path, exists=True), help="A reference implementation: "
+              "clauses failing on it (at the examples' inputs) are rejected.")
+@click.option("--interactive", is_flag=True, help="Walk through each sentence: accept, edit or mark informal.")
+@click.option("--base-url", help="LLM engine: chat-completions API root (or EVALGAP_LLM_BASE_URL).")
+@click.option("--model", help="LLM engine: model name (or EVALGAP_LLM_MODEL).")
+@click.option("--api-key", help="LLM engine: API key (or EVALGAP_LLM_API_KEY).")
+@click.option("--max-repairs", type=click.IntRange(min=0), default=2, show_default=True)
+@click.option("--llm-timeout", type=float, default=60.0, show_default=True, metavar="SECONDS")
+def author(input_path: Path, target: Path | None, function: str | None, engine: str, output: Path | None,
+           reference: Path | None, interactive: bool, base_url: str | None, model: str | None,
+           api_key: str | None, max_repairs: int, llm_timeout: float) -> None:
+    """Draft a .req spec from prose INPUT (Markdown, text, or a .py file's docstrings); exit 1 when a drafted
+    clause contradicted an example (it is rejected and reported)."""
+    from evalgap.translators import TranslationError
+    from evalgap.translators.from_prose import pattern_engine
+    from evalgap.verifier.author_run import AuthorOptions, run_author
+
+    try:
+        eng, note = pattern_engine, "pattern engine"
+        if engine == "llm":
+            from evalgap.translators.llm_client import LLMConfig, llm_engine
+
+            cfg = LLMConfig.from_env(base_url, model, api_key, llm_timeout, max_repairs)
+            eng, note = llm_engine(cfg), f"llm engine, model {cfg.model} at {cfg.base_url}"
+        prompter = ((lambda text, default: str(click.prompt(text, default=default, show_default=bool(default)))),
+                    click.echo) if interactive else None
+        res = run_author(AuthorOptions(input_path, target, function, output, reference), eng, note, prompter)
+    except (TranslationError, VerifierError, OSError) as exc:
+        _fail(f"error: {exc}")
+        return
+    if output:
+        _write_atomic(output, res.text)
+    else:
+        click.echo(res.text, nl=False)
+    click.echo(res.summary_text(), err=True, nl=False)
+    raise SystemExit(1 if res.conflicts else EXIT_OK)
+
+
+@cli.command()
 @click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--check", "check_only", is_flag=True, help="Write nothing; exit 1 when a file would change.")
 def fmt(files: tuple[Path, ...], check_only: bool) -> None:
