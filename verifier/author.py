@@ -25,8 +25,8 @@ from evalgap.verifier.sandbox import Limits, run_worker
 __all__ = ["CompiledClause", "compile_clauses", "evaluate_clauses", "validate_draft", "AuthorSummary", "summarize",
            "render_summary", "WITNESS_MODULE"]
 
-#: The Z3 weak-spec analysis module used for witnesses when present.
-WITNESS_MODULE = "evalgap.verifier.weak_spec"
+#: The Z3 analysis module that answers the weak-spec witness queries.
+WITNESS_MODULE = "evalgap.verifier.analysis"
 
 
 @dataclass(frozen=True)
@@ -179,9 +179,32 @@ def validate_draft(draft: Draft, reference: Path | None = None) -> tuple[Draft, 
             notes.append(f"{sig.name}: clauses evaluated on {len(cases)} {label} case(s)")
         if failing:
             draft = _reject(draft, sig, failing)
-    if importlib.util.find_spec(WITNESS_MODULE) is None:
-        notes.append("weak-spec witness check: not run (the Z3 analysis module is not installed in this build)")
+    notes.extend(weak_spec_notes(render_req(draft)))
     return draft, notes
+
+
+def weak_spec_notes(req_text: str) -> list[str]:
+    """Run the Z3 weak-spec witness queries (:mod:`evalgap.verifier.analysis`) on a drafted spec.
+
+    Args:
+        req_text: the drafted ``.req`` text.
+
+    Returns:
+        One note per witness ("`f([3, 1])` may return `[]` under this spec"), or one note saying why the
+        check could not run. Witnesses are advice to tighten the draft, never a rejection.
+    """
+    from evalgap.specs_lang import SpecError, parse
+    from evalgap.verifier.analysis import analyze_spec
+
+    try:
+        spec = parse(req_text, "<draft>")
+        report = analyze_spec(spec, timeout_s=2.0)
+    except (SpecError, ValueError) as exc:
+        return [f"weak-spec witness check: not run ({str(exc).splitlines()[0]})"]
+    witnesses = [f for f in report.findings if f.kind == "witness"]
+    if not witnesses:
+        return ["weak-spec witness check: no obviously wrong behaviour admitted (within the Z3 fragment)"]
+    return [f"weak-spec witness: {f.message}" for f in witnesses]
 
 
 @dataclass(frozen=True)
