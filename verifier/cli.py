@@ -21,7 +21,7 @@ from evalgap.verifier.engine import CheckOptions, check_spec, warm_up
 from evalgap.verifier.errors import UsageError, VerifierError
 from evalgap.verifier.emit_tests import emit_tests
 from evalgap.verifier.gap import EXIT_OK, EXIT_REFUTED, EXIT_USAGE, GapReport, build_report, exit_code, parse_fail_on
-from evalgap.verifier.options import PROFILES, parse_engines, resolve_settings
+from evalgap.verifier.options import PROFILES, default_jobs, parse_engines, resolve_budget, resolve_settings
 from evalgap.verifier.speccheck import load_checked
 from evalgap.verifier.outputs import FORMATS, Destination, plan_outputs, render
 from evalgap.verifier.report_text import check_progress, render_text

@@ -119,9 +119,9 @@ class EngineVerdict:
     counterexample: str | None = None
     args: tuple[tuple[str, str], ...] = ()
     elapsed_s: float = 0.0
-    assumptions: tuple[str, ...] = ()
     reproducer: str | None = None
     cached: bool = False
+    assumptions: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
