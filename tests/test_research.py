@@ -178,3 +178,19 @@ def test_cli_compare_humanevalfix(shared_data: Path, tmp_path: Path) -> None:
     verdict = {cid: {v["evaluator"]: v["verdict"] for v in row["verdicts"]} for cid, row in rows.items()}
     assert verdict["HumanEval/0#buggy"] == {"ground-truth": "refuted", "tests": "refuted", "crosshair": "refuted"}
     assert verdict["HumanEval/0#fixed"]["crosshair"] in ("verified", "no-counterexample")
+
+
+@pytest.mark.slow
+def test_ray_executor_gives_the_same_verdicts_as_local(tmp_path: Path) -> None:
+    ray = pytest.importorskip("ray", reason="Ray is not installed (pip install 'evalgap[research]')")
+    ds = Dataset("toy", (TASK,), (_cand("w", WRONG), _cand("r", RIGHT_MUTATING)))
+    local = compare(ds, tmp_path / "local", CompareOptions(("tests", "hypothesis"), SETTINGS))
+    ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
+    try:
+        on_ray = compare(ds, tmp_path / "ray", CompareOptions(("tests", "hypothesis"), SETTINGS, executor="ray"))
+    finally:
+        ray.shutdown()
+    def key(rs: list[CandidateResult]) -> list[tuple[str, str, str, str | None]]:
+        return [(r.candidate_id, v.evaluator, v.verdict.value, v.counterexample) for r in rs for v in r.verdicts]
+    assert key(on_ray) == key(local)
+    assert [v.verdict for v in on_ray[0].verdicts] == [Verdict.REFUTED, Verdict.NO_COUNTEREXAMPLE, Verdict.REFUTED]
