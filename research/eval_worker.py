@@ -127,6 +127,24 @@ def _disable_constants() -> None:
     providers._get_local_constants = lambda: empty  # type: ignore[attr-defined]
 
 
+def _strategy(tp: Any, st: Any) -> Any:
+    """A strategy for annotation ``tp``: ``st.from_type``, with ``Any`` (which Hypothesis refuses) drawn from
+    None, booleans, integers, floats, text, lists of integers and str->int dicts, also inside containers."""
+    import typing
+
+    if tp is typing.Any:
+        return st.one_of(st.none(), st.booleans(), st.integers(), st.floats(), st.text(), st.lists(st.integers()),
+                         st.dictionaries(st.text(), st.integers()))
+    origin, args = typing.get_origin(tp), typing.get_args(tp)
+    if origin in (list, typing.List) and args:
+        return st.lists(_strategy(args[0], st))
+    if origin in (tuple, typing.Tuple) and args and Ellipsis not in args:
+        return st.tuples(*(_strategy(a, st) for a in args))
+    if origin in (dict, typing.Dict) and len(args) == 2:
+        return st.dictionaries(_strategy(args[0], st), _strategy(args[1], st))
+    return st.from_type(tp)
+
+
 def _hypothesis(req: dict[str, Any]) -> dict[str, Any]:
     import hypothesis
     from hypothesis import HealthCheck, assume, given, seed, settings
@@ -146,7 +164,7 @@ def _hypothesis(req: dict[str, Any]) -> dict[str, Any]:
     strats = []
     for _, text in req["param_types"]:
         try:
-            strats.append(st.from_type(eval(text, env)))  # noqa: S307 - a type annotation of the benchmark
+            strats.append(_strategy(eval(text, env), st))  # noqa: S307 - a type annotation of the benchmark
         except Exception as exc:  # noqa: BLE001
             return {"outcome": "error", "reason": f"no strategy for type {text}: {exc}"}
     contract = req.get("contract", "")
