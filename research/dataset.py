@@ -46,6 +46,8 @@ class Task:
             the parameters; '' when none.
         spec_path: a ``.req`` property spec for the task, or ''.
         spec_text: that spec's text, or ''.
+        spec_helpers: Python source of the spec's pure helper functions (read by the spec beside the code
+            under check; e.g. imported Nagini ``@Pure`` functions), or ''.
         param_types: ``(name, type text)`` of the entry point's parameters (annotations, else inferred
             from the first ground-truth input).
     """
@@ -61,6 +63,7 @@ class Task:
     contract: str = ""
     spec_path: str = ""
     spec_text: str = ""
+    spec_helpers: str = ""
     param_types: tuple[tuple[str, str], ...] = ()
 
     def inputs(self) -> list[list[Any]]:

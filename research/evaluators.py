@@ -159,8 +159,12 @@ def _crosshair_property(task: Task, cand: Candidate, s: EvalSettings) -> EvalVer
     if not task.spec_text:
         return EvalVerdict("crosshair-prop", Verdict.NOT_FORMALIZED, "no property spec for this task")
     with tempfile.TemporaryDirectory(prefix="evalgap-prop-") as tmp:
-        (Path(tmp) / "candidate.py").write_text(cand.code, encoding="utf-8")
-        return _crosshair_on("crosshair-prop", task.spec_text, Path(tmp), "candidate", s)
+        (Path(tmp) / "eg_cand.py").write_text(cand.code, encoding="utf-8")
+        # the spec reads the entry point and its pure helpers from one module; the helpers shadow
+        # same-named functions of the candidate only there, never inside the candidate's own module
+        (Path(tmp) / "eg_prop.py").write_text(f"from eg_cand import *  # noqa: F403\nfrom eg_cand import "
+                                              f"{task.entry_point}\n\n{task.spec_helpers}\n", encoding="utf-8")
+        return _crosshair_on("crosshair-prop", task.spec_text, Path(tmp), "eg_prop", s)
 
 
 EVALUATORS: dict[str, Callable[[Task, Candidate, EvalSettings], EvalVerdict]] = {

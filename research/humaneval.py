@@ -20,6 +20,7 @@ import ast
 import gzip
 import json
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -27,7 +28,7 @@ from evalgap.research.dataset import Candidate, Dataset, Task
 from evalgap.research.errors import DatasetError
 
 __all__ = ["load_tasks", "llm_run_candidates", "humanevalfix_candidates", "canonical_candidates",
-           "build_dataset", "ADAPTERS", "strip_contract_marker", "docstring_of"]
+           "build_dataset", "ADAPTERS", "spec_file_stem", "strip_contract_marker", "docstring_of"]
 
 #: adapter names accepted by :func:`build_dataset` (``evalgap compare ADAPTER:DATA_DIR``).
 ADAPTERS = ("humaneval", "llm-runs", "humanevalfix", "humaneval-all")
@@ -95,12 +96,31 @@ def _param_types(prompt: str, entry_point: str, first_input: list[Any] | None) -
     return tuple(out)
 
 
-def load_tasks(data_dir: Path, task_ids: Iterable[str] | None = None) -> dict[str, Task]:
+def spec_file_stem(task_id: str) -> str:
+    """``HumanEval/57`` -> ``HumanEval_57`` (file names of a spec set: ``STEM.req`` and ``STEM_helpers.py``)."""
+    return task_id.replace("/", "_")
+
+
+def _attach_spec(task: Task, specs_dir: Path | None) -> Task:
+    if specs_dir is None:
+        return task
+    req = specs_dir / f"{spec_file_stem(task.task_id)}.req"
+    if not req.is_file():
+        return task
+    helpers = specs_dir / f"{spec_file_stem(task.task_id)}_helpers.py"
+    return replace(task, spec_path=str(req), spec_text=req.read_text(encoding="utf-8"),
+                   spec_helpers=helpers.read_text(encoding="utf-8") if helpers.is_file() else "")
+
+
+def load_tasks(data_dir: Path, task_ids: Iterable[str] | None = None,
+               specs_dir: Path | None = None) -> dict[str, Task]:
     """HumanEval tasks with HumanEval+ ground-truth inputs, tolerance and contract.
 
     Args:
         data_dir: the ``shared/data`` folder (holding ``humaneval/`` and ``humanevalplus/``).
         task_ids: keep only these (None: all 164).
+        specs_dir: a folder of property specs (``HumanEval_N.req`` and optional ``HumanEval_N_helpers.py``)
+            attached to the tasks that have one.
 
     Returns:
         ``task_id -> Task``, in benchmark order.
@@ -117,14 +137,14 @@ def load_tasks(data_dir: Path, task_ids: Iterable[str] | None = None) -> dict[st
             raise DatasetError(f"unknown HumanEval task {tid!r}")
         b, p = base[tid], plus.get(tid, {})
         inputs = list(p.get("base_input", [])) + list(p.get("plus_input", []))
-        out[tid] = Task(
+        out[tid] = _attach_spec(Task(
             task_id=tid, entry_point=b["entry_point"], prose=docstring_of(b["prompt"], b["entry_point"]),
             prompt=b["prompt"], reference=b["prompt"] + b["canonical_solution"],
             tests=b["test"],
             ground_truth_inputs=json.dumps(inputs) if inputs else "", atol=float(p.get("atol", 0) or 0),
             contract=strip_contract_marker(p.get("contract", "")),
             param_types=_param_types(b["prompt"], b["entry_point"], inputs[0] if inputs else None),
-        )
+        ), specs_dir)
     return out
 
 
@@ -177,7 +197,8 @@ def canonical_candidates(tasks: dict[str, Task]) -> list[Candidate]:
     return [Candidate(f"{t.task_id}#canonical", t.task_id, "canonical", t.reference) for t in tasks.values()]
 
 
-def build_dataset(adapter: str, data_dir: Path, task_ids: Iterable[str] | None = None) -> Dataset:
+def build_dataset(adapter: str, data_dir: Path, task_ids: Iterable[str] | None = None,
+                  specs_dir: Path | None = None) -> Dataset:
     """Build a dataset with one of :data:`ADAPTERS` from the ``shared/data`` folder.
 
     Args:
@@ -191,7 +212,7 @@ def build_dataset(adapter: str, data_dir: Path, task_ids: Iterable[str] | None =
     """
     if adapter not in ADAPTERS:
         raise DatasetError(f"unknown adapter {adapter!r}; known: {', '.join(ADAPTERS)}")
-    tasks = load_tasks(data_dir, task_ids)
+    tasks = load_tasks(data_dir, task_ids, specs_dir)
     cands: list[Candidate] = []
     if adapter in ("humaneval", "humaneval-all"):
         cands += canonical_candidates(tasks)

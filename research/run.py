@@ -18,7 +18,7 @@ __all__ = ["resolve_dataset", "run_compare"]
 
 
 def resolve_dataset(arg: str, tasks: list[str] | None = None, sources: list[str] | None = None,
-                    limit: int | None = None) -> Dataset:
+                    limit: int | None = None, specs: Path | None = None) -> Dataset:
     """A dataset from ``ADAPTER:DATA_DIR`` (e.g. ``llm-runs:../shared/data``) or a JSONL file / folder.
 
     Args:
@@ -26,13 +26,14 @@ def resolve_dataset(arg: str, tasks: list[str] | None = None, sources: list[str]
         tasks: keep only these task IDs (None: all).
         sources: keep only candidates from these sources (None: all).
         limit: keep at most this many candidates (after the filters; None: all).
+        specs: a folder of property specs attached to an adapter's tasks (see ``load_tasks``).
 
     Raises:
         DatasetError: unknown adapter, missing path, malformed file.
     """
     name, sep, rest = arg.partition(":")
     if sep and name in ADAPTERS:
-        ds = build_dataset(name, Path(rest), tasks)
+        ds = build_dataset(name, Path(rest), tasks, specs)
     elif sep and not Path(arg).exists() and len(name) > 1:
         raise DatasetError(f"unknown adapter {name!r}; known: {', '.join(ADAPTERS)} (ADAPTER:DATA_DIR)")
     else:

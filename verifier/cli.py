@@ -170,9 +170,11 @@ def lint(specs: tuple[Path, ...]) -> None:
 @click.option("--sources", help="Comma-separated candidate sources to keep (e.g. gpt-3.5-turbo).")
 @click.option("--limit", type=int, help="At most this many candidates.")
 @click.option("--no-plots", is_flag=True, help="Do not write plots.")
+@click.option("--specs", type=click.Path(path_type=Path), help="Folder of property specs (HumanEval_N.req) "
+              "for the crosshair-prop evaluator (adapters only).")
 def compare(dataset: str, evaluators: str, executor: str, ray_address: str | None, out: Path, jobs: int,
             budget: float, seeds: str, examples: int, tasks: str | None, sources: str | None, limit: int | None,
-            no_plots: bool) -> None:
+            no_plots: bool, specs: Path | None) -> None:
     """Measure test-based vs spec-based evaluation on DATASET (ADAPTER:DATA_DIR, a .jsonl or a folder).
 
     Exit code: 0 no evaluation gap, 1 some program passes the tests but is wrong by the ground truth,
@@ -185,7 +187,7 @@ def compare(dataset: str, evaluators: str, executor: str, ray_address: str | Non
 
     try:
         ds = resolve_dataset(dataset, tasks.split(",") if tasks else None,
-                             sources.split(",") if sources else None, limit)
+                             sources.split(",") if sources else None, limit, specs)
         settings = EvalSettings(crosshair_budget_s=budget, hypothesis_seeds=tuple(int(x) for x in seeds.split(",")),
                                 hypothesis_examples=examples)
         opts = CompareOptions(tuple(e.strip() for e in evaluators.split(",") if e.strip()), settings, executor,
@@ -200,6 +202,28 @@ def compare(dataset: str, evaluators: str, executor: str, ray_address: str | Non
     click.echo(f"{summary.candidates} candidates ({summary.programs} distinct programs); evaluation gap: "
                f"{summary.gap['count']} programs; results in {out}/summary.md")
     raise SystemExit(1 if summary.gap["count"] else EXIT_OK)
+
+
+@cli.command("import")
+@click.argument("fmt", metavar="FORMAT", type=click.Choice(["nagini"]))
+@click.argument("src", type=click.Path(path_type=Path))
+@click.option("--data", type=click.Path(path_type=Path), required=True,
+              help="The benchmark data folder (HumanEval signatures).")
+@click.option("-o", "--output", "out", type=click.Path(path_type=Path), required=True, help="Output folder of .req files.")
+def import_cmd(fmt: str, src: Path, data: Path, out: Path) -> None:
+    """Import contracts in FORMAT from the folder SRC into .req property specs (report in OUT/IMPORT_REPORT.md).
+
+    Exit code: 0 every file imported, 1 some could not be (reasons in the report), 2 usage error.
+    """
+    from evalgap.research.importing import import_folder
+
+    try:
+        rep = import_folder(fmt, src, data, out)
+    except VerifierError as exc:
+        _fail(f"evalgap import: {exc}")
+        return
+    click.echo(f"{len(rep.imported)} imported, {len(rep.skipped)} not imported; see {out}/IMPORT_REPORT.md")
+    raise SystemExit(1 if rep.skipped else EXIT_OK)
 
 
 def main() -> None:
