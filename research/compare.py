@@ -66,6 +66,14 @@ def settings_key(evaluators: Iterable[str], settings: EvalSettings) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:12]
 
 
+def _key(task: Task, cand: Candidate, skey: str) -> str:
+    """Cache key: task, program digest, the task's spec (text and helpers) when it has one, and settings."""
+    spec = ""
+    if task.spec_text:
+        spec = ":" + hashlib.sha256((task.spec_text + task.spec_helpers).encode()).hexdigest()[:12]
+    return f"{task.task_id}:{cand.digest}{spec}:{skey}"
+
+
 def run_job(job: Job) -> dict[str, Any]:
     """Evaluate one program with every evaluator, one after another (runs in a pool or Ray worker).
 
@@ -133,7 +141,7 @@ def compare(ds: Dataset, out: Path, opts: CompareOptions,
     first: dict[str, str] = {}
     jobs: list[Job] = []
     for c in ds.candidates:
-        key = f"{c.task_id}:{c.digest}:{skey}"
+        key = _key(ds.task(c.task_id), c, skey)
         if key in first:
             continue
         first[key] = c.candidate_id
@@ -162,7 +170,7 @@ def compare(ds: Dataset, out: Path, opts: CompareOptions,
             raise ResearchError(f"unknown executor {opts.executor!r}; use local or ray")
     results = []
     for c in ds.candidates:
-        key = f"{c.task_id}:{c.digest}:{skey}"
+        key = _key(ds.task(c.task_id), c, skey)
         rec = done[key]
         dup = first[key] if first[key] != c.candidate_id else None
         results.append(CandidateResult(c.candidate_id, c.task_id, c.source, c.run, c.digest,

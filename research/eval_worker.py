@@ -123,8 +123,8 @@ def _disable_constants() -> None:
     """
     from hypothesis.internal.conjecture import providers
 
-    empty = providers.Constants()
-    providers._get_local_constants = lambda: empty  # type: ignore[attr-defined]
+    empty = providers.Constants()  # type: ignore[attr-defined]
+    providers._get_local_constants = lambda: empty
 
 
 def _strategy(tp: Any, st: Any) -> Any:

@@ -92,7 +92,7 @@ class _Tx:
         if not (isinstance(dom, ast.Name) and dom.id == "int"):
             return f"({word} {var} in {self.text(dom)}: {self.text(lam.body)})"
         guard, _ = _split(kind, lam.body)
-        if guard is None:
+        if guard is None and not (_nested(kind, lam.body) and _all_guards(kind, lam.body)):
             raise NaginiImportError(f"{kind}(int, ...) over {var} has no guard bounding it")
         lo, hi = _bounds(var, lam.body, kind)
         if lo is None or hi is None:
@@ -128,9 +128,21 @@ def _pairs(c: ast.expr) -> list[tuple[ast.expr, ast.cmpop, ast.expr]]:
     return [(items[i], op, items[i + 1]) for i, op in enumerate(c.ops)]
 
 
+def _nested(kind: str, body: ast.expr) -> bool:
+    return isinstance(body, ast.Call) and isinstance(body.func, ast.Name) and body.func.id == kind \
+        and len(body.args) >= 2 and isinstance(body.args[1], ast.Lambda)
+
+
+def _split_or_nested(kind: str, body: ast.expr) -> tuple[ast.expr | None, ast.expr | None]:
+    """Like :func:`_split`, and a body that is itself a same-kind quantifier has no guard of its own."""
+    if _nested(kind, body):
+        return None, body
+    return _split(kind, body)
+
+
 def _all_guards(kind: str, body: ast.expr) -> list[ast.expr]:
     """Bound conjuncts of this quantifier's guard and of directly nested quantifiers of the same kind."""
-    guard, rest = _split(kind, body)
+    guard, rest = _split_or_nested(kind, body)
     out = _conjuncts(guard) if guard is not None else []
     if isinstance(rest, ast.Call) and isinstance(rest.func, ast.Name) and rest.func.id == kind \
             and len(rest.args) >= 2 and isinstance(rest.args[1], ast.Lambda):
@@ -143,7 +155,7 @@ def _plus1(e: ast.expr) -> ast.expr:
 
 
 def _qvars(kind: str, body: ast.expr) -> set[str]:
-    _, rest = _split(kind, body)
+    _, rest = _split_or_nested(kind, body)
     if isinstance(rest, ast.Call) and isinstance(rest.func, ast.Name) and rest.func.id == kind \
             and len(rest.args) >= 2 and isinstance(rest.args[1], ast.Lambda):
         lam = rest.args[1]

@@ -92,16 +92,16 @@ def summarize(results: list[CandidateResult]) -> Summary:
                       "recall": round(rec / len(gap_progs), 4) if gap_progs else None}
         fr = []
         for r in right:
-            v = r.verdict(ev)
-            if v is not None and outcome(v.verdict) == "reject":
+            fv = r.verdict(ev)
+            if fv is not None and outcome(fv.verdict) == "reject":
                 fr.append({"candidate_id": r.candidate_id, "task_id": r.task_id, "run": r.run,
-                           "reason": v.reason, "counterexample": v.counterexample})
+                           "reason": fv.reason, "counterexample": fv.counterexample})
         false_ref[ev] = fr
         by: dict[str, list[float]] = {}
         for r in distinct:
-            v = r.verdict(ev)
-            if v is not None:
-                by.setdefault(outcome(v.verdict), []).append(v.cpu_s)
+            cv = r.verdict(ev)
+            if cv is not None:
+                by.setdefault(outcome(cv.verdict), []).append(cv.cpu_s)
         cpu[ev] = {k: {"n": len(xs), "mean_s": round(statistics.fmean(xs), 3),
                        "median_s": round(statistics.median(xs), 3), "total_s": round(sum(xs), 2)}
                    for k, xs in sorted(by.items())}

@@ -194,3 +194,54 @@ def test_ray_executor_gives_the_same_verdicts_as_local(tmp_path: Path) -> None:
         return [(r.candidate_id, v.evaluator, v.verdict.value, v.counterexample) for r in rs for v in r.verdicts]
     assert key(on_ray) == key(local)
     assert [v.verdict for v in on_ray[0].verdicts] == [Verdict.REFUTED, Verdict.NO_COUNTEREXAMPLE, Verdict.REFUTED]
+
+
+NAGINI = '''from typing import List
+from nagini_contracts.contracts import *
+
+@Pure
+def psum(i : int, j : int, s : List[int]) -> int :
+    Requires(Acc(list_pred(s)))
+    Requires(0 <= i and i <= j and j <= len(s))
+    if i == j:
+        return 0
+    else:
+        return (s)[j - 1] + (psum(i, j - 1, s))
+
+def mono(xs : List[int], k : int) -> bool:
+    Requires(Acc(list_pred(xs)))
+    Requires((len(xs)) > (0))
+    Ensures(Acc(list_pred(xs)))
+    Ensures(Implies(Result(), Forall(int, lambda i: Forall(int, lambda j:
+        not ((((0) <= (i)) and ((i) < (j))) and ((j) < (len(xs)))) or (((xs)[i]) <= ((xs)[j]))))))
+    Ensures(Implies(not Result(), Exists(int, lambda i: ((0 <= i) and (i < len(xs) - 1)) and xs[i] > xs[i + 1])))
+    Ensures(psum(0, len(xs), xs) == psum(0, len(xs), xs) + k - k)
+    return True
+'''
+
+
+def test_nagini_import_translates_quantifiers_helpers_and_names() -> None:
+    from evalgap.research.import_nagini import NaginiImportError, import_nagini
+
+    imp = import_nagini(NAGINI, "HumanEval/57", "monotonic", (("l", "list[int]"), ("n", "int")))
+    assert imp.requires == 1 and imp.ensures == 3
+    text = imp.spec_text
+    assert "requires len(l) > 0" in text
+    assert "ensures (result ==> (forall i in range(0, len(l)): (forall j in range(i + 1, len(l)): " \
+           "not ((0 <= i and i < j) and j < len(l)) or l[i] <= l[j])))" in text
+    assert "(exists i in range(0, len(l) - 1): (0 <= i and i < len(l) - 1) and l[i] > l[i + 1])" in text
+    assert "Acc" not in text and "Result" not in text.split("\n", 3)[3].split('"')[-1]
+    check_structure(parse(text))
+    assert imp.helpers.startswith("def psum(") and "Requires" not in imp.helpers
+    with pytest.raises(NaginiImportError, match="Old"):
+        import_nagini(NAGINI.replace("psum(0, len(xs), xs) + k", "Old(k)"), "HumanEval/57", "monotonic",
+                      (("l", "list[int]"), ("n", "int")))
+
+
+def test_nagini_folder_import_on_shared_data(shared_data: Path, tmp_path: Path) -> None:
+    r = run_cli("import", "nagini", str(shared_data / "humaneval-nagini" / "Bench"), "--data", str(shared_data),
+                "-o", str(tmp_path))
+    assert r.exit_code == 1  # some programs cannot be imported; each one is listed with its reason
+    report = (tmp_path / "IMPORT_REPORT.md").read_text()
+    assert "80 imported, 26 not imported." in report and "no guard bounding it" in report
+    assert (tmp_path / "HumanEval_3.req").is_file() and (tmp_path / "HumanEval_3_helpers.py").is_file()
