@@ -59,11 +59,12 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--examples", type=int, default=100)
     ap.add_argument("--evaluators", default="tests,ground-truth,crosshair,hypothesis")
     ap.add_argument("--publish", type=Path)
+    ap.add_argument("--report-only", action="store_true", help="summarize the programs finished so far")
     a = ap.parse_args(argv)
     ds = select(build_dataset("llm-runs", a.data), a.right)
     settings = EvalSettings(crosshair_budget_s=a.budget, hypothesis_seeds=tuple(int(s) for s in a.seeds.split(",")),
                             hypothesis_examples=a.examples)
-    opts = CompareOptions(tuple(a.evaluators.split(",")), settings, "local", a.jobs)
+    opts = CompareOptions(tuple(a.evaluators.split(",")), settings, "local", a.jobs, report_only=a.report_only)
     t0 = time.time()
     s = run_compare(ds, a.out, opts, progress=lambda d, t: print(f"{d}/{t}", file=sys.stderr, flush=True))
     print(f"done in {time.time() - t0:.0f} s: gap {s.gap['count']} programs; recall "

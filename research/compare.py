@@ -40,6 +40,8 @@ class CompareOptions:
         executor: ``local`` (process pool) or ``ray``.
         jobs: parallel programs (local pool size).
         ray_address: Ray cluster address (None: start or join a local instance).
+        report_only: run nothing; report the programs already finished in ``progress.jsonl`` (a partial
+            run's figures; the candidates not yet evaluated are left out and counted in ``pending``).
     """
 
     evaluators: tuple[str, ...]
@@ -47,6 +49,7 @@ class CompareOptions:
     executor: str = "local"
     jobs: int = 1
     ray_address: str | None = None
+    report_only: bool = False
 
 
 @dataclass(frozen=True)
@@ -150,6 +153,8 @@ def compare(ds: Dataset, out: Path, opts: CompareOptions,
     total, finished = len(first), len(first) - len(jobs)
     if progress:
         progress(finished, total)
+    if opts.report_only:
+        jobs = []
     with prog_path.open("a", encoding="utf-8") as fh:
         def on_done(rec: dict[str, Any]) -> None:
             nonlocal finished
@@ -171,6 +176,8 @@ def compare(ds: Dataset, out: Path, opts: CompareOptions,
     results = []
     for c in ds.candidates:
         key = _key(ds.task(c.task_id), c, skey)
+        if key not in done:  # report_only: not evaluated yet
+            continue
         rec = done[key]
         dup = first[key] if first[key] != c.candidate_id else None
         results.append(CandidateResult(c.candidate_id, c.task_id, c.source, c.run, c.digest,
