@@ -2,12 +2,14 @@
 a differential Hypothesis property. Run only through :func:`evalgap.verifier.sandbox.run_worker`
 (``python -m evalgap.research.eval_worker REQUEST.json RESULT.json``): candidate code is untrusted.
 
-Request keys: ``mode`` (``tests`` | ``ground-truth`` | ``hypothesis``), ``candidate`` (program text),
+Request keys: ``mode`` (``tests`` | ``ground-truth`` | ``hypothesis`` | ``spec-inputs``), ``candidate`` (program text),
 ``reference`` (program text), ``entry_point``, and per mode:
 
 * ``tests``: ``tests`` (source defining ``check(candidate)``);
 * ``ground-truth``: ``inputs`` (list of argument lists), ``atol``, ``per_input_cpu_s`` (minimum CPU seconds
   per input; the limit is ``max(per_input_cpu_s, 20 x the reference's time)``);
+* ``spec-inputs``: ``paths``, ``harness`` (module compiled from a property spec), ``functions`` (``[req ID,
+  check function]``), ``inputs``: every postcondition is checked concretely (icontract enforced) on each input;
 * ``hypothesis``: ``param_types``, ``contract`` (assert statements over the parameters), ``atol``,
   ``seeds``, ``max_examples``, ``constants`` (``on``: Hypothesis's default mining of literal constants from
   loaded local modules, i.e. the candidate's code; ``off``: mining disabled, see :func:`_disable_constants`).
@@ -24,6 +26,7 @@ import os
 import signal
 import sys
 import time
+import traceback
 import types
 from typing import Any, Callable
 
@@ -231,6 +234,57 @@ def _hypothesis(req: dict[str, Any]) -> dict[str, Any]:
             "examples": examples[0], "hypothesis_version": hypothesis.__version__}
 
 
+def _spec_inputs(req: dict[str, Any]) -> dict[str, Any]:
+    """Run a property spec's compiled ``check_...`` functions (icontract enforced) on every ground-truth input."""
+    import importlib
+
+    for p in reversed(req["paths"]):
+        sys.path.insert(0, p)
+    import icontract
+
+    try:
+        harness = importlib.import_module(req["harness"])
+        fns = [(rid, getattr(harness, name)) for rid, name in req["functions"]]
+    except BaseException as exc:  # noqa: BLE001
+        return {"outcome": "fail", "reason": f"the program does not load: {type(exc).__name__}: {exc}"}
+    hfile = os.path.abspath(getattr(harness, "__file__", ""))
+    signal.signal(signal.SIGPROF, _on_alarm)
+    limit = float(req.get("per_input_cpu_s", 1.0))
+    run = outside = spec_errors = 0
+    first_spec_error = ""
+    for args in req["inputs"]:
+        for rid, fn in fns:
+            signal.setitimer(signal.ITIMER_PROF, limit)
+            try:
+                fn(*copy.deepcopy(args))
+            except _InputTimeout:
+                return {"outcome": "fail", "reason": f"{rid}: timeout: more than {limit:g} CPU s on an input",
+                        "counterexample": _call_text(req["entry_point"], args), "inputs_run": run}
+            except icontract.ViolationError as exc:
+                signal.setitimer(signal.ITIMER_PROF, 0)
+                if str(exc).startswith("[pre] "):
+                    outside += 1
+                    continue
+                return {"outcome": "fail", "reason": f"{rid}: postcondition false: {_short(str(exc), 300)}",
+                        "counterexample": _call_text(req["entry_point"], args), "inputs_run": run}
+            except BaseException as exc:  # noqa: BLE001
+                signal.setitimer(signal.ITIMER_PROF, 0)
+                tb = traceback.extract_tb(exc.__traceback__)
+                if tb and os.path.abspath(tb[-1].filename) == hfile:  # the spec's own expression raised
+                    spec_errors += 1
+                    first_spec_error = first_spec_error or f"{rid}: {type(exc).__name__}: {_short(str(exc), 200)}"
+                    continue
+                return {"outcome": "fail", "reason": f"{rid}: raised {type(exc).__name__}: {_short(str(exc), 200)}",
+                        "counterexample": _call_text(req["entry_point"], args), "inputs_run": run}
+            signal.setitimer(signal.ITIMER_PROF, 0)
+        run += 1
+    if spec_errors:
+        return {"outcome": "error", "reason": f"spec error on {spec_errors} input(s): {first_spec_error}",
+                "inputs_run": run}
+    return {"outcome": "pass", "reason": f"every postcondition holds on {run} inputs ({outside} requirement "
+            "checks outside a precondition)", "inputs_run": run, "inputs_skipped": outside}
+
+
 def main(argv: list[str]) -> int:
     """Entry point: read the request, run the mode, write the result (see the module docstring)."""
     with open(argv[0], encoding="utf-8") as fh:
@@ -244,6 +298,8 @@ def main(argv: list[str]) -> int:
             res = _ground_truth(req)
         elif mode == "hypothesis":
             res = _hypothesis(req)
+        elif mode == "spec-inputs":
+            res = _spec_inputs(req)
         else:
             res = {"outcome": "error", "reason": f"unknown mode {mode!r}"}
     except BaseException as exc:  # noqa: BLE001

@@ -9,6 +9,7 @@ evaluator           what it does
 ``crosshair``       CrossHair on the **differential** spec (:mod:`evalgap.research.diffspec`) through
                     :func:`evalgap.verifier.engine.check_spec`; budget recorded
 ``crosshair-prop``  CrossHair on the task's **property** spec (``Task.spec_text``), when it has one
+``spec-inputs``     the property spec's postconditions checked concretely on every ground-truth input
 ``hypothesis``      differential Hypothesis property, recorded seeds, literal-constant mining **off**
 ``hypothesis-const`` the same with Hypothesis's constant mining **on** (its default)
 ==================  =====================================================================================
@@ -155,19 +156,52 @@ def _crosshair(task: Task, cand: Candidate, s: EvalSettings) -> EvalVerdict:
         return _crosshair_on("crosshair", ds.spec_text, ds.folder, ds.module, s)
 
 
+def _write_prop_target(folder: Path, task: Task, cand: Candidate) -> None:
+    """Write ``eg_cand.py`` (the candidate) and ``eg_prop.py`` (the module a property spec reads)."""
+    (folder / "eg_cand.py").write_text(cand.code, encoding="utf-8")
+    # the spec reads the entry point and its pure helpers from one module; the helpers shadow
+    # same-named functions of the candidate only there, never inside the candidate's own module
+    (folder / "eg_prop.py").write_text(f"from eg_cand import *  # noqa: F403\nfrom eg_cand import "
+                                       f"{task.entry_point}\n\n{task.spec_helpers}\n", encoding="utf-8")
+
+
 def _crosshair_property(task: Task, cand: Candidate, s: EvalSettings) -> EvalVerdict:
     if not task.spec_text:
         return EvalVerdict("crosshair-prop", Verdict.NOT_FORMALIZED, "no property spec for this task")
     with tempfile.TemporaryDirectory(prefix="evalgap-prop-") as tmp:
-        (Path(tmp) / "eg_cand.py").write_text(cand.code, encoding="utf-8")
-        # the spec reads the entry point and its pure helpers from one module; the helpers shadow
-        # same-named functions of the candidate only there, never inside the candidate's own module
-        (Path(tmp) / "eg_prop.py").write_text(f"from eg_cand import *  # noqa: F403\nfrom eg_cand import "
-                                              f"{task.entry_point}\n\n{task.spec_helpers}\n", encoding="utf-8")
+        _write_prop_target(Path(tmp), task, cand)
         return _crosshair_on("crosshair-prop", task.spec_text, Path(tmp), "eg_prop", s)
 
 
+def _spec_inputs(task: Task, cand: Candidate, s: EvalSettings) -> EvalVerdict:
+    from evalgap.specs_lang import SpecError, check_structure, parse
+    from evalgap.translators.errors import TranslationError
+    from evalgap.translators.to_icontract import build_harness
+
+    if not task.spec_text:
+        return EvalVerdict("spec-inputs", Verdict.NOT_FORMALIZED, "no property spec for this task")
+    if not task.ground_truth_inputs:
+        return EvalVerdict("spec-inputs", Verdict.UNKNOWN, "no inputs: the task has no ground-truth inputs")
+    try:
+        spec = parse(task.spec_text, task.spec_path or "spec.req")
+        check_structure(spec)
+        harness = build_harness(spec, "eg_prop", "eg_prop_harness")
+    except (SpecError, TranslationError) as exc:
+        return EvalVerdict("spec-inputs", Verdict.UNKNOWN, f"spec error: {exc}")
+    fns = [[ob.req_id, ob.function] for ob in harness.obligations if ob.kind == "function" and ob.function]
+    if not fns:
+        return EvalVerdict("spec-inputs", Verdict.UNKNOWN, "spec error: no postcondition to check")
+    with tempfile.TemporaryDirectory(prefix="evalgap-specin-") as tmp:
+        _write_prop_target(Path(tmp), task, cand)
+        (Path(tmp) / "eg_prop_harness.py").write_text(harness.source, encoding="utf-8")
+        req = {"mode": "spec-inputs", "paths": [tmp], "harness": "eg_prop_harness", "functions": fns,
+               "inputs": task.inputs(), "entry_point": task.entry_point, "per_input_cpu_s": s.per_input_cpu_s}
+        out = run_worker(_WORKER, req, Limits(cpu_s=s.ground_truth_cpu_s, wall_s=3 * s.ground_truth_cpu_s + 10))
+    return _from_outcome("spec-inputs", out, "holds on every input", (), crash_rejects=True)
+
+
 EVALUATORS: dict[str, Callable[[Task, Candidate, EvalSettings], EvalVerdict]] = {
+    "spec-inputs": _spec_inputs,
     "tests": _tests,
     "ground-truth": _ground_truth,
     "crosshair": _crosshair,
