@@ -245,3 +245,26 @@ def test_nagini_folder_import_on_shared_data(shared_data: Path, tmp_path: Path) 
     report = (tmp_path / "IMPORT_REPORT.md").read_text()
     assert "80 imported, 26 not imported." in report and "no guard bounding it" in report
     assert (tmp_path / "HumanEval_3.req").is_file() and (tmp_path / "HumanEval_3_helpers.py").is_file()
+
+
+PROP = '''spec toy_largest "largest"
+
+function largest(l: list[int])
+  requirement P-1 "The list is not empty."
+    requires len(l) > 0
+  requirement P-2 "Returns the largest element."
+    ensures result in l and (forall x in l: x <= result)
+'''
+
+
+def test_spec_inputs_checks_a_property_spec_on_every_input() -> None:
+    from dataclasses import replace
+
+    task = replace(TASK, spec_text=PROP)
+    bad = evaluate("spec-inputs", task, _cand("w", WRONG), SETTINGS)
+    assert bad.verdict is Verdict.REFUTED and bad.counterexample == "largest([-4, -2])"
+    assert bad.reason.startswith("P-2: postcondition false")
+    ok = evaluate("spec-inputs", task, _cand("r", RIGHT_EMPTY_OK), SETTINGS)
+    assert ok.verdict is Verdict.NO_COUNTEREXAMPLE, ok.reason
+    assert dict(ok.detail)["inputs_skipped"] == 1  # [] is outside the precondition
+    assert evaluate("spec-inputs", TASK, _cand("r", WRONG), SETTINGS).verdict is Verdict.NOT_FORMALIZED
