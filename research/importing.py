@@ -1,6 +1,8 @@
 """The logic of ``evalgap import``: translate a folder of contracts in an existing format into ``.req`` files.
 
-Formats: ``nagini`` (HumanEval-Nagini ``Bench/NNN-name.py``, see :mod:`evalgap.research.import_nagini`).
+Formats: ``nagini`` (HumanEval-Nagini ``Bench/NNN-name.py``, see :mod:`evalgap.research.import_nagini`),
+``nl2postcond`` (the folder or ``.jsonl.gz`` of nl2postcond's GPT-4 postconditions, see
+:mod:`evalgap.research.import_nl2postcond`).
 Output folder: ``HumanEval_N.req`` (+ ``HumanEval_N_helpers.py`` for pure helpers) per imported task and
 ``IMPORT_REPORT.md`` listing every source file, imported or not, with the reason.
 """
@@ -12,12 +14,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from evalgap.research.errors import DatasetError
+from evalgap.research.dataset import Task
 from evalgap.research.humaneval import load_tasks, spec_file_stem
 from evalgap.research.import_nagini import NaginiImportError, import_nagini
 
 __all__ = ["ImportReport", "import_folder", "FORMATS"]
 
-FORMATS = ("nagini",)
+FORMATS = ("nagini", "nl2postcond")
 
 
 @dataclass(frozen=True)
@@ -49,10 +52,12 @@ def import_folder(fmt: str, src: Path, data_dir: Path, out: Path) -> ImportRepor
 
     if fmt not in FORMATS:
         raise DatasetError(f"unknown import format {fmt!r}; known: {', '.join(FORMATS)}")
-    if not src.is_dir():
-        raise DatasetError(f"{src} is not a folder")
+    if not src.exists():
+        raise DatasetError(f"{src} does not exist")
     tasks = load_tasks(data_dir)
     out.mkdir(parents=True, exist_ok=True)
+    if fmt == "nl2postcond":
+        return _nl2postcond(src, tasks, out)
     imported: list[tuple[str, int, int]] = []
     skipped: list[tuple[str, str]] = []
     for f in sorted(src.glob("*.py")):
@@ -84,3 +89,19 @@ def import_folder(fmt: str, src: Path, data_dir: Path, out: Path) -> ImportRepor
              *(f"* {tid}: {r} precondition(s), {e} postcondition(s)" for tid, r, e in imported), ""]
     (out / "IMPORT_REPORT.md").write_text("\n".join(lines), encoding="utf-8")
     return ImportReport(tuple(imported), tuple(skipped))
+
+
+def _nl2postcond(src: Path, tasks: dict[str, Task], out: Path) -> ImportReport:
+    from evalgap.research.import_nl2postcond import import_nl2postcond
+
+    file = src / "gpt4_simple_with_ref_postconditions.jsonl.gz" if src.is_dir() else src
+    imp = import_nl2postcond(file, {t: task.param_types for t, task in tasks.items()})
+    for tid, text in imp.specs.items():
+        (out / f"{spec_file_stem(tid)}.req").write_text(text, encoding="utf-8")
+    imported = tuple((tid, 0, text.count("    ensures ")) for tid, text in sorted(imp.specs.items()))
+    skipped = tuple((f"{tid} response {resp}", why) for tid, resp, why in imp.skipped)
+    lines = [f"# Import report: nl2postcond from {file.name}", "",
+             f"{len(imported)} tasks imported; {len(skipped)} responses not imported.", "", "## Not imported", "",
+             *(f"* {name}: {why}" for name, why in skipped), ""]
+    (out / "IMPORT_REPORT.md").write_text("\n".join(lines), encoding="utf-8")
+    return ImportReport(imported, skipped)

@@ -268,3 +268,19 @@ def test_spec_inputs_checks_a_property_spec_on_every_input() -> None:
     assert ok.verdict is Verdict.NO_COUNTEREXAMPLE, ok.reason
     assert dict(ok.detail)["inputs_skipped"] == 1  # [] is outside the precondition
     assert evaluate("spec-inputs", TASK, _cand("r", WRONG), SETTINGS).verdict is Verdict.NOT_FORMALIZED
+
+
+def test_nl2postcond_import_on_shared_data(shared_data: Path, tmp_path: Path) -> None:
+    from evalgap.research.humaneval import load_tasks
+    from evalgap.research.import_nl2postcond import import_nl2postcond
+
+    tasks = load_tasks(shared_data, ["HumanEval/0", "HumanEval/2"])
+    imp = import_nl2postcond(shared_data / "nl2postcond" / "gpt4_simple_with_ref_postconditions.jsonl.gz",
+                             {t: v.param_types for t, v in tasks.items()})
+    assert set(imp.specs) == {"HumanEval/0", "HumanEval/2"}
+    text = imp.specs["HumanEval/0"]
+    assert "function has_close_elements(numbers: List[float], threshold: float)" in text
+    assert "return_value" not in text and "ensures " in text
+    check_structure(parse(text))
+    n_req = text.count("requirement NL2P-0-")
+    assert n_req + sum(1 for t, _, _ in imp.skipped if t == "HumanEval/0") == 10  # 10 responses per task

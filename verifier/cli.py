@@ -205,7 +205,7 @@ def compare(dataset: str, evaluators: str, executor: str, ray_address: str | Non
 
 
 @cli.command("import")
-@click.argument("fmt", metavar="FORMAT", type=click.Choice(["nagini"]))
+@click.argument("fmt", metavar="FORMAT", type=click.Choice(["nagini", "nl2postcond"]))
 @click.argument("src", type=click.Path(path_type=Path))
 @click.option("--data", type=click.Path(path_type=Path), required=True,
               help="The benchmark data folder (HumanEval signatures).")
