@@ -80,6 +80,19 @@ def main(argv: list[str]) -> int:
             for f in frs:
                 f.pop("candidate_id", None)
         summary["gap"]["programs"] = [{"task_id": p["task_id"], "run": p["run"]} for p in summary["gap"]["programs"]]
+        cmd = "python benchmarks/headline_humaneval.py " + " ".join(argv)
+        head = [
+            "# Headline run: gpt-3.5-turbo HumanEval runs, differential specs", "",
+            f"Command (from the repository root, data in `../shared/data`): `{cmd}`", "",
+            f"Evaluated: {s.programs} distinct programs ({s.candidates} runs) of {len(ds.candidates)} selected runs"
+            + (" (PARTIAL: the run was stopped before every program finished; figures cover the finished ones)"
+               if s.candidates < len(ds.candidates) else "") + ".",
+            "Only task IDs, run numbers and verdicts are published: the llm-runs code has no licence.", "",
+        ]
+        from evalgap.research.summary import render_markdown
+
+        (a.publish / "headline_humaneval.md").write_text("\n".join(head) + render_markdown(s, "Figures").replace(
+            "# Figures", "## Figures", 1))
         (a.publish / "headline_humaneval.json").write_text(json.dumps({"summary": summary, "candidates": slim},
                                                                       indent=1))
     return 0
