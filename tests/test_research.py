@@ -141,6 +141,11 @@ def test_compare_dedupes_and_resumes(tmp_path: Path) -> None:
     compare(ds, tmp_path, opts, lambda d, t: seen.append((d, t)))
     assert seen[0] == (1, 2) and seen[-1] == (2, 2)
     assert len((tmp_path / "candidates.jsonl").read_text().splitlines()) == 3
+    # report-only on a partial progress file reports the finished programs and runs nothing
+    (tmp_path / PROGRESS).write_text(lines[0] + "\n")
+    part = compare(ds, tmp_path, CompareOptions(("tests",), SETTINGS, report_only=True))
+    assert [r.candidate_id for r in part] == ["w1", "w2"]
+    assert len((tmp_path / PROGRESS).read_text().splitlines()) == 1
 
 
 def test_cli_compare_on_jsonl(tmp_path: Path) -> None:
