@@ -248,6 +248,7 @@ def _spec_inputs(req: dict[str, Any]) -> dict[str, Any]:
     except BaseException as exc:  # noqa: BLE001
         return {"outcome": "fail", "reason": f"the program does not load: {type(exc).__name__}: {exc}"}
     hfile = os.path.abspath(getattr(harness, "__file__", ""))
+    spec_module_file = os.path.abspath(getattr(sys.modules.get(req.get("spec_module", "")), "__file__", "") or "-")
     signal.signal(signal.SIGPROF, _on_alarm)
     limit = float(req.get("per_input_cpu_s", 1.0))
     run = outside = spec_errors = 0
@@ -257,9 +258,9 @@ def _spec_inputs(req: dict[str, Any]) -> dict[str, Any]:
             signal.setitimer(signal.ITIMER_PROF, limit)
             try:
                 fn(*copy.deepcopy(args))
-            except _InputTimeout:
-                return {"outcome": "fail", "reason": f"{rid}: timeout: more than {limit:g} CPU s on an input",
-                        "counterexample": _call_text(req["entry_point"], args), "inputs_run": run}
+            except _InputTimeout:  # the candidate or the spec's helpers: cannot tell which, so no verdict
+                return {"outcome": "error", "reason": f"{rid}: timeout: candidate and spec took more than "
+                        f"{limit:g} CPU s on {_call_text(req['entry_point'], args)}", "inputs_run": run}
             except icontract.ViolationError as exc:
                 signal.setitimer(signal.ITIMER_PROF, 0)
                 if any(line.startswith("[pre] ") for line in str(exc).splitlines()[:3]):
@@ -270,7 +271,8 @@ def _spec_inputs(req: dict[str, Any]) -> dict[str, Any]:
             except BaseException as exc:  # noqa: BLE001
                 signal.setitimer(signal.ITIMER_PROF, 0)
                 tb = traceback.extract_tb(exc.__traceback__)
-                if tb and os.path.abspath(tb[-1].filename) == hfile:  # the spec's own expression raised
+                # the spec's own expression or one of its pure helpers (in the spec module) raised
+                if tb and os.path.abspath(tb[-1].filename) in (hfile, spec_module_file):
                     spec_errors += 1
                     first_spec_error = first_spec_error or f"{rid}: {type(exc).__name__}: {_short(str(exc), 200)}"
                     continue

@@ -83,7 +83,10 @@ def _from_outcome(name: str, out: WorkerOutcome, accept_reason: str, detail: tup
     if res.get("outcome") == "fail":
         return EvalVerdict(name, Verdict.REFUTED, str(res.get("reason", "")), counterexample=res.get("counterexample"),
                            detail=detail + extra)
-    return EvalVerdict(name, Verdict.UNKNOWN, f"engine error: {res.get('reason')}", detail=detail + extra)
+    reason = str(res.get("reason"))
+    if not reason.startswith(("spec error", "no strategy")) and ": timeout:" not in reason:
+        reason = f"engine error: {reason}"
+    return EvalVerdict(name, Verdict.UNKNOWN, reason, detail=detail + extra)
 
 
 def _tests(task: Task, cand: Candidate, s: EvalSettings) -> EvalVerdict:
@@ -195,7 +198,8 @@ def _spec_inputs(task: Task, cand: Candidate, s: EvalSettings) -> EvalVerdict:
         _write_prop_target(Path(tmp), task, cand)
         (Path(tmp) / "eg_prop_harness.py").write_text(harness.source, encoding="utf-8")
         req = {"mode": "spec-inputs", "paths": [tmp], "harness": "eg_prop_harness", "functions": fns,
-               "inputs": task.inputs(), "entry_point": task.entry_point, "per_input_cpu_s": s.per_input_cpu_s}
+               "inputs": task.inputs(), "entry_point": task.entry_point, "per_input_cpu_s": s.per_input_cpu_s,
+               "spec_module": "eg_prop"}
         out = run_worker(_WORKER, req, Limits(cpu_s=s.ground_truth_cpu_s, wall_s=3 * s.ground_truth_cpu_s + 10))
     return _from_outcome("spec-inputs", out, "holds on every input", (), crash_rejects=True)
 
