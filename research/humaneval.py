@@ -1,0 +1,223 @@
+"""Adapters from HumanEval and its derived benchmarks (as laid out in ``shared/data``) to a :class:`Dataset`.
+
+Sources read (each folder's ``SOURCE.txt`` gives provenance and licence):
+
+* ``humaneval/HumanEval.jsonl.gz`` (MIT): prompt, canonical solution, the benchmark's ``check(candidate)`` tests;
+* ``humanevalplus/HumanEvalPlus.jsonl.gz`` (Apache-2.0, EvalPlus v0.1.10): ``base_input + plus_input`` (the
+  ground-truth inputs, compared against the canonical solution), ``atol``, and ``contract`` (input-validity
+  asserts marked ``# $_CONTRACT_$``);
+* ``llm-runs/humaneval_gpt-3.5-turbo_runs.jsonl.gz`` (no licence: read locally, never copied into the
+  project): 10 gpt-3.5-turbo runs per task; the first run of each task has ``run: null`` and is run 1 here;
+* ``humanevalfix-python/humanevalfix_python_pairs.jsonl.gz``: HumanEvalFix buggy programs (the visible
+  ``check`` is cut off) and the fixed (= canonical) programs.
+
+Nothing is downloaded: every function reads from the folder given.
+"""
+
+from __future__ import annotations
+
+import ast
+import gzip
+import json
+import re
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, Iterable
+
+from evalgap.research.dataset import Candidate, Dataset, Task
+from evalgap.research.errors import DatasetError
+
+__all__ = ["load_tasks", "llm_run_candidates", "humanevalfix_candidates", "canonical_candidates",
+           "build_dataset", "ADAPTERS", "spec_file_stem", "strip_contract_marker", "docstring_of"]
+
+#: adapter names accepted by :func:`build_dataset` (``evalgap compare ADAPTER:DATA_DIR``).
+ADAPTERS = ("humaneval", "llm-runs", "humanevalfix", "humaneval-all")
+
+
+def _read_jsonl_gz(path: Path) -> list[dict[str, Any]]:
+    if not path.is_file():
+        raise DatasetError(f"{path} not found (is the data folder right? see its SOURCE.txt)")
+    with gzip.open(path, "rt", encoding="utf-8") as fh:
+        return [json.loads(line) for line in fh if line.strip()]
+
+
+def docstring_of(prompt: str, entry_point: str) -> str:
+    """The docstring of ``entry_point`` in ``prompt`` (cleaned), or the prompt itself when it has none."""
+    try:
+        tree = ast.parse(prompt)
+    except SyntaxError:
+        return prompt.strip()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef) and node.name == entry_point:
+            return (ast.get_docstring(node) or prompt).strip()
+    return prompt.strip()
+
+
+def strip_contract_marker(contract: str) -> str:
+    """HumanEval+'s contract with its ``# $_CONTRACT_$`` markers removed and dedented to column 0."""
+    lines = [re.sub(r"#\s*\$_CONTRACT_\$\s*$", "", ln).rstrip() for ln in contract.splitlines()]
+    lines = [ln for ln in lines if ln.strip()]
+    if not lines:
+        return ""
+    indent = min(len(ln) - len(ln.lstrip()) for ln in lines)
+    return "\n".join(ln[indent:] for ln in lines)
+
+
+def _infer_type(value: Any) -> str:
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, int):
+        return "int"
+    if isinstance(value, float):
+        return "float"
+    if isinstance(value, str):
+        return "str"
+    if isinstance(value, list):
+        inner = {_infer_type(v) for v in value}
+        return f"list[{inner.pop()}]" if len(inner) == 1 else "list"
+    if isinstance(value, dict):
+        return "dict"
+    return "Any"
+
+
+def _param_types(prompt: str, entry_point: str, first_input: list[Any] | None) -> tuple[tuple[str, str], ...]:
+    tree = ast.parse(prompt)
+    fn = next((n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == entry_point), None)
+    if fn is None:
+        raise DatasetError(f"prompt has no function {entry_point}")
+    out = []
+    for i, a in enumerate(fn.args.args):
+        if a.annotation is not None:
+            out.append((a.arg, ast.unparse(a.annotation)))
+        elif first_input is not None and i < len(first_input):
+            out.append((a.arg, _infer_type(first_input[i])))
+        else:
+            out.append((a.arg, "Any"))
+    return tuple(out)
+
+
+def spec_file_stem(task_id: str) -> str:
+    """``HumanEval/57`` -> ``HumanEval_57`` (file names of a spec set: ``STEM.req`` and ``STEM_helpers.py``)."""
+    return task_id.replace("/", "_")
+
+
+def _attach_spec(task: Task, specs_dir: Path | None) -> Task:
+    if specs_dir is None:
+        return task
+    req = specs_dir / f"{spec_file_stem(task.task_id)}.req"
+    if not req.is_file():
+        return task
+    helpers = specs_dir / f"{spec_file_stem(task.task_id)}_helpers.py"
+    return replace(task, spec_path=str(req), spec_text=req.read_text(encoding="utf-8"),
+                   spec_helpers=helpers.read_text(encoding="utf-8") if helpers.is_file() else "")
+
+
+def load_tasks(data_dir: Path, task_ids: Iterable[str] | None = None,
+               specs_dir: Path | None = None) -> dict[str, Task]:
+    """HumanEval tasks with HumanEval+ ground-truth inputs, tolerance and contract.
+
+    Args:
+        data_dir: the ``shared/data`` folder (holding ``humaneval/`` and ``humanevalplus/``).
+        task_ids: keep only these (None: all 164).
+        specs_dir: a folder of property specs (``HumanEval_N.req`` and optional ``HumanEval_N_helpers.py``)
+            attached to the tasks that have one.
+
+    Returns:
+        ``task_id -> Task``, in benchmark order.
+
+    Raises:
+        DatasetError: a file is missing or a task ID is unknown.
+    """
+    base = {r["task_id"]: r for r in _read_jsonl_gz(data_dir / "humaneval" / "HumanEval.jsonl.gz")}
+    plus = {r["task_id"]: r for r in _read_jsonl_gz(data_dir / "humanevalplus" / "HumanEvalPlus.jsonl.gz")}
+    wanted = list(task_ids) if task_ids is not None else list(base)
+    out: dict[str, Task] = {}
+    for tid in wanted:
+        if tid not in base:
+            raise DatasetError(f"unknown HumanEval task {tid!r}")
+        b, p = base[tid], plus.get(tid, {})
+        inputs = list(p.get("base_input", [])) + list(p.get("plus_input", []))
+        out[tid] = _attach_spec(Task(
+            task_id=tid, entry_point=b["entry_point"], prose=docstring_of(b["prompt"], b["entry_point"]),
+            prompt=b["prompt"], reference=b["prompt"] + b["canonical_solution"],
+            tests=b["test"],
+            ground_truth_inputs=json.dumps(inputs) if inputs else "", atol=float(p.get("atol", 0) or 0),
+            contract=strip_contract_marker(p.get("contract", "")),
+            param_types=_param_types(b["prompt"], b["entry_point"], inputs[0] if inputs else None),
+        ), specs_dir)
+    return out
+
+
+def llm_run_candidates(data_dir: Path, tasks: dict[str, Task]) -> list[Candidate]:
+    """The labelled gpt-3.5-turbo runs of ``llm-runs/`` for the given tasks (run numbers 1..10).
+
+    The recorded labels (``recheck_passed_humaneval_tests``, ``recheck_humanevalplus``) are kept as
+    information only; evalgap computes its own verdicts.
+    """
+    rows = _read_jsonl_gz(data_dir / "llm-runs" / "humaneval_gpt-3.5-turbo_runs.jsonl.gz")
+    out = []
+    for r in rows:
+        if r["task_id"] not in tasks:
+            continue
+        run = 1 if r.get("run") in (None, "None") else int(r["run"])
+        plus = (r.get("recheck_humanevalplus") or {}).get("status", "none")
+        labels = (("recheck_passed_humaneval_tests", str(r.get("recheck_passed_humaneval_tests"))),
+                  ("recheck_humanevalplus", str(plus)))
+        out.append(Candidate(f"{r['task_id']}#run{run}", r["task_id"], str(r.get("model", "gpt-3.5-turbo")),
+                             r["code"], run, labels))
+    return out
+
+
+def _cut_visible_check(program: str) -> str:
+    lines = program.splitlines()
+    for i, ln in enumerate(lines):
+        if ln.startswith("def check("):
+            return "\n".join(lines[:i]).rstrip() + "\n"
+    return program
+
+
+def humanevalfix_candidates(data_dir: Path, tasks: dict[str, Task], fixed: bool = True) -> list[Candidate]:
+    """HumanEvalFix buggy programs (and, with ``fixed``, the fixed ones) for the given tasks."""
+    rows = _read_jsonl_gz(data_dir / "humanevalfix-python" / "humanevalfix_python_pairs.jsonl.gz")
+    out = []
+    for r in rows:
+        if r["task_id"] not in tasks:
+            continue
+        out.append(Candidate(f"{r['task_id']}#buggy", r["task_id"], "humanevalfix-buggy",
+                             _cut_visible_check(r["buggy_program_with_visible_check"]),
+                             labels=(("humanevalfix", "buggy"),)))
+        if fixed:
+            out.append(Candidate(f"{r['task_id']}#fixed", r["task_id"], "humanevalfix-fixed", r["fixed_program"],
+                                 labels=(("humanevalfix", "fixed"),)))
+    return out
+
+
+def canonical_candidates(tasks: dict[str, Task]) -> list[Candidate]:
+    """The canonical solution of each task as a candidate (a sanity check: every evaluator must accept it)."""
+    return [Candidate(f"{t.task_id}#canonical", t.task_id, "canonical", t.reference) for t in tasks.values()]
+
+
+def build_dataset(adapter: str, data_dir: Path, task_ids: Iterable[str] | None = None,
+                  specs_dir: Path | None = None) -> Dataset:
+    """Build a dataset with one of :data:`ADAPTERS` from the ``shared/data`` folder.
+
+    Args:
+        adapter: ``humaneval`` (canonical solutions only), ``llm-runs`` (gpt-3.5 runs), ``humanevalfix``
+            (buggy and fixed pairs), ``humaneval-all`` (all three).
+        data_dir: the data folder.
+        task_ids: restrict to these tasks (None: all).
+
+    Raises:
+        DatasetError: unknown adapter or missing files.
+    """
+    if adapter not in ADAPTERS:
+        raise DatasetError(f"unknown adapter {adapter!r}; known: {', '.join(ADAPTERS)}")
+    tasks = load_tasks(data_dir, task_ids, specs_dir)
+    cands: list[Candidate] = []
+    if adapter in ("humaneval", "humaneval-all"):
+        cands += canonical_candidates(tasks)
+    if adapter in ("llm-runs", "humaneval-all"):
+        cands += llm_run_candidates(data_dir, tasks)
+    if adapter in ("humanevalfix", "humaneval-all"):
+        cands += humanevalfix_candidates(data_dir, tasks)
+    return Dataset(adapter, tuple(tasks.values()), tuple(cands), str(data_dir))

@@ -1,0 +1,107 @@
+"""The logic of ``evalgap import``: translate a folder of contracts in an existing format into ``.req`` files.
+
+Formats: ``nagini`` (HumanEval-Nagini ``Bench/NNN-name.py``, see :mod:`evalgap.research.import_nagini`),
+``nl2postcond`` (the folder or ``.jsonl.gz`` of nl2postcond's GPT-4 postconditions, see
+:mod:`evalgap.research.import_nl2postcond`).
+Output folder: ``HumanEval_N.req`` (+ ``HumanEval_N_helpers.py`` for pure helpers) per imported task and
+``IMPORT_REPORT.md`` listing every source file, imported or not, with the reason.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from evalgap.research.errors import DatasetError
+from evalgap.research.dataset import Task
+from evalgap.research.humaneval import load_tasks, spec_file_stem
+from evalgap.research.import_nagini import NaginiImportError, import_nagini
+
+__all__ = ["ImportReport", "import_folder", "FORMATS"]
+
+FORMATS = ("nagini", "nl2postcond")
+
+
+@dataclass(frozen=True)
+class ImportReport:
+    """What an import did.
+
+    Attributes:
+        imported: ``(task_id, requires, ensures)`` per imported task.
+        skipped: ``(source file name, reason)`` per file not imported.
+    """
+
+    imported: tuple[tuple[str, int, int], ...]
+    skipped: tuple[tuple[str, str], ...]
+
+
+def import_folder(fmt: str, src: Path, data_dir: Path, out: Path) -> ImportReport:
+    """Import every program of ``src`` in format ``fmt`` into ``out``, checking each spec parses.
+
+    Args:
+        fmt: one of :data:`FORMATS`.
+        src: the folder of contract programs (HumanEval-Nagini's ``Bench/``).
+        data_dir: ``shared/data`` (HumanEval signatures: entry point and parameter names/types).
+        out: output folder (created).
+
+    Raises:
+        DatasetError: unknown format or missing folder.
+    """
+    from evalgap.specs_lang import SpecError, check_structure, parse
+
+    if fmt not in FORMATS:
+        raise DatasetError(f"unknown import format {fmt!r}; known: {', '.join(FORMATS)}")
+    if not src.exists():
+        raise DatasetError(f"{src} does not exist")
+    tasks = load_tasks(data_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    if fmt == "nl2postcond":
+        return _nl2postcond(src, tasks, out)
+    imported: list[tuple[str, int, int]] = []
+    skipped: list[tuple[str, str]] = []
+    for f in sorted(src.glob("*.py")):
+        m = re.match(r"(\d+)", f.name)
+        tid = f"HumanEval/{int(m.group(1))}" if m else ""
+        if tid not in tasks:
+            skipped.append((f.name, "no HumanEval task number in the file name"))
+            continue
+        t = tasks[tid]
+        try:
+            imp = import_nagini(f.read_text(encoding="utf-8"), tid, t.entry_point, t.param_types)
+            check_structure(parse(imp.spec_text, f.name))
+        except NaginiImportError as exc:
+            skipped.append((f.name, str(exc)))
+            continue
+        except SpecError as exc:
+            skipped.append((f.name, f"translated text is not a valid spec: {str(exc).splitlines()[0]}"))
+            continue
+        stem = spec_file_stem(tid)
+        (out / f"{stem}.req").write_text(imp.spec_text, encoding="utf-8")
+        if imp.helpers:
+            (out / f"{stem}_helpers.py").write_text("# Pure helpers imported from HumanEval-Nagini (Apache-2.0)\n"
+                                                   "from typing import List, Dict, Optional, Tuple\n\n\n"
+                                                   + imp.helpers, encoding="utf-8")
+        imported.append((tid, imp.requires, imp.ensures))
+    lines = [f"# Import report: {fmt} from {src.name}", "",
+             f"{len(imported)} imported, {len(skipped)} not imported.", "", "## Not imported", "",
+             *(f"* {name}: {why}" for name, why in skipped), "", "## Imported", "",
+             *(f"* {tid}: {r} precondition(s), {e} postcondition(s)" for tid, r, e in imported), ""]
+    (out / "IMPORT_REPORT.md").write_text("\n".join(lines), encoding="utf-8")
+    return ImportReport(tuple(imported), tuple(skipped))
+
+
+def _nl2postcond(src: Path, tasks: dict[str, Task], out: Path) -> ImportReport:
+    from evalgap.research.import_nl2postcond import import_nl2postcond
+
+    file = src / "gpt4_simple_with_ref_postconditions.jsonl.gz" if src.is_dir() else src
+    imp = import_nl2postcond(file, {t: task.param_types for t, task in tasks.items()})
+    for tid, text in imp.specs.items():
+        (out / f"{spec_file_stem(tid)}.req").write_text(text, encoding="utf-8")
+    imported = tuple((tid, 0, text.count("    ensures ")) for tid, text in sorted(imp.specs.items()))
+    skipped = tuple((f"{tid} response {resp}", why) for tid, resp, why in imp.skipped)
+    lines = [f"# Import report: nl2postcond from {file.name}", "",
+             f"{len(imported)} tasks imported; {len(skipped)} responses not imported.", "", "## Not imported", "",
+             *(f"* {name}: {why}" for name, why in skipped), ""]
+    (out / "IMPORT_REPORT.md").write_text("\n".join(lines), encoding="utf-8")
+    return ImportReport(imported, skipped)

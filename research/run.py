@@ -1,0 +1,71 @@
+"""The logic of the ``evalgap compare`` command (cli.py only parses options): resolve the dataset, run,
+write ``candidates.jsonl``, ``summary.json``, ``summary.md`` and plots."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict
+from pathlib import Path
+from typing import Callable
+
+from evalgap.research.compare import CompareOptions, compare
+from evalgap.research.dataset import Dataset, load_dataset
+from evalgap.research.errors import DatasetError
+from evalgap.research.humaneval import ADAPTERS, build_dataset
+from evalgap.research.summary import Summary, render_markdown, summarize
+
+__all__ = ["resolve_dataset", "run_compare"]
+
+
+def resolve_dataset(arg: str, tasks: list[str] | None = None, sources: list[str] | None = None,
+                    limit: int | None = None, specs: Path | None = None) -> Dataset:
+    """A dataset from ``ADAPTER:DATA_DIR`` (e.g. ``llm-runs:../shared/data``) or a JSONL file / folder.
+
+    Args:
+        arg: the DATASET argument.
+        tasks: keep only these task IDs (None: all).
+        sources: keep only candidates from these sources (None: all).
+        limit: keep at most this many candidates (after the filters; None: all).
+        specs: a folder of property specs attached to an adapter's tasks (see ``load_tasks``).
+
+    Raises:
+        DatasetError: unknown adapter, missing path, malformed file.
+    """
+    name, sep, rest = arg.partition(":")
+    if sep and name in ADAPTERS:
+        ds = build_dataset(name, Path(rest), tasks, specs)
+    elif sep and not Path(arg).exists() and len(name) > 1:
+        raise DatasetError(f"unknown adapter {name!r}; known: {', '.join(ADAPTERS)} (ADAPTER:DATA_DIR)")
+    else:
+        ds = load_dataset(Path(arg))
+        if tasks is not None:
+            keep = set(tasks)
+            ds = Dataset(ds.name, tuple(t for t in ds.tasks if t.task_id in keep),
+                         tuple(c for c in ds.candidates if c.task_id in keep), ds.origin)
+    cands = [c for c in ds.candidates if sources is None or c.source in sources]
+    if limit is not None:
+        cands = cands[:limit]
+    return Dataset(ds.name, ds.tasks, tuple(cands), ds.origin)
+
+
+def run_compare(ds: Dataset, out: Path, opts: CompareOptions, plots: bool = True,
+                progress: Callable[[int, int], None] | None = None) -> Summary:
+    """Run :func:`~evalgap.research.compare.compare` and write the summary files into ``out``.
+
+    Returns:
+        The :class:`Summary` (plots are skipped, with a note in ``summary.md``, when matplotlib is absent).
+    """
+    results = compare(ds, out, opts, progress)
+    s = summarize(results)
+    (out / "summary.json").write_text(json.dumps(asdict(s), indent=1), encoding="utf-8")
+    md = render_markdown(s, f"evalgap compare: {ds.name}")
+    if plots:
+        try:
+            from evalgap.research.plots import write_plots
+
+            write_plots(s, out)
+            md += "\nPlots: accept_rate, gap_recall, cpu, agreement (.png and .svg).\n"
+        except Exception as exc:  # noqa: BLE001 - plots are optional
+            md += f"\nPlots not written: {exc}\n"
+    (out / "summary.md").write_text(md, encoding="utf-8")
+    return s

@@ -1,0 +1,162 @@
+"""The figures of ``evalgap compare``, computed from per-candidate results (rendering is in :func:`render_markdown`).
+
+Definitions (as in EvalPlus, Liu et al. 2023, and nl2postcond, Endres et al. 2024):
+
+* **accept rate** of an evaluator: candidates it accepts (``verified``/``no-counterexample``) / all candidates;
+* **evaluation gap**: distinct programs accepted by the benchmark's tests but rejected by the ground truth;
+* **recall** of an evaluator: the share of the gap it rejects (``refuted``); its ``unknown``s are counted apart;
+* **false refutation**: the evaluator rejects a program the ground truth accepts (listed for inspection);
+* **pass-rate drop**: ``1 - accept(ground truth) / accept(tests)`` over all candidates (EvalPlus reports
+  pass@k drops of up to about 20-29 % with its extended tests);
+* **agreement** of two evaluators: the share of distinct programs on which their outcomes (accept / reject /
+  unknown) are equal;
+* **CPU seconds** per program per evaluator, split by the evaluator's outcome (accept / reject / unknown).
+
+Counts over *distinct programs* evaluate each (task, code digest) once; counts over *candidates* weigh every run.
+"""
+
+from __future__ import annotations
+
+import statistics
+from dataclasses import dataclass
+from typing import Any
+
+from evalgap.research.verdicts import CandidateResult, outcome
+
+__all__ = ["Summary", "summarize", "render_markdown"]
+
+GT = "ground-truth"
+
+
+@dataclass(frozen=True)
+class Summary:
+    """All figures of one compare run (JSON-ready: plain dicts and lists).
+
+    Attributes:
+        evaluators: evaluator names, in order.
+        candidates: number of candidates; ``programs``: distinct programs.
+        accept: evaluator -> {accept, reject, unknown, rate} over candidates.
+        gap: distinct programs accepted by tests and rejected by the ground truth:
+            {count, candidates, task_ids: [...], programs: [{candidate_id, task_id, run}]}.
+        recall: evaluator -> {rejected, unknown, accepted, recall} on the gap programs.
+        right_programs: distinct programs the ground truth accepts (and tests accept).
+        false_refutations: evaluator -> list of {candidate_id, task_id, run, reason, counterexample}.
+        cpu: evaluator -> {outcome -> {n, mean_s, median_s, total_s}} over distinct programs.
+        agreement: evaluator -> evaluator -> share of programs with equal outcomes.
+        pass_rate_drop: 1 - accept(ground truth) / accept(tests) over candidates (None without both).
+        settings: the evaluators' settings (budgets, seeds) as recorded in the verdicts.
+    """
+
+    evaluators: list[str]
+    candidates: int
+    programs: int
+    accept: dict[str, dict[str, Any]]
+    gap: dict[str, Any]
+    recall: dict[str, dict[str, Any]]
+    right_programs: int
+    false_refutations: dict[str, list[dict[str, Any]]]
+    cpu: dict[str, dict[str, dict[str, float]]]
+    agreement: dict[str, dict[str, float]]
+    pass_rate_drop: float | None
+    settings: dict[str, Any]
+
+
+def _o(r: CandidateResult, ev: str) -> str | None:
+    v = r.verdict(ev)
+    return outcome(v.verdict) if v is not None else None
+
+
+def summarize(results: list[CandidateResult]) -> Summary:
+    """Compute the :class:`Summary` of ``results`` (see the module docstring for the definitions)."""
+    evs: list[str] = []
+    for r in results:
+        for v in r.verdicts:
+            if v.evaluator not in evs:
+                evs.append(v.evaluator)
+    distinct = [r for r in results if r.duplicate_of is None]
+    accept = {}
+    for ev in evs:
+        outs = [_o(r, ev) for r in results]
+        n = sum(o is not None for o in outs)
+        accept[ev] = {"accept": outs.count("accept"), "reject": outs.count("reject"),
+                      "unknown": outs.count("unknown"), "rate": round(outs.count("accept") / n, 4) if n else None}
+    gap_progs = [r for r in distinct if _o(r, "tests") == "accept" and _o(r, GT) == "reject"]
+    gap_keys = {(r.task_id, r.digest) for r in gap_progs}
+    gap_cands = sum((r.task_id, r.digest) in gap_keys for r in results)
+    right = [r for r in distinct if _o(r, GT) == "accept"]
+    recall, false_ref, cpu = {}, {}, {}
+    for ev in evs:
+        outs = [_o(r, ev) for r in gap_progs]
+        rec = outs.count("reject")
+        recall[ev] = {"rejected": rec, "unknown": outs.count("unknown"), "accepted": outs.count("accept"),
+                      "recall": round(rec / len(gap_progs), 4) if gap_progs else None}
+        fr = []
+        for r in right:
+            fv = r.verdict(ev)
+            if fv is not None and outcome(fv.verdict) == "reject":
+                fr.append({"candidate_id": r.candidate_id, "task_id": r.task_id, "run": r.run,
+                           "reason": fv.reason, "counterexample": fv.counterexample})
+        false_ref[ev] = fr
+        by: dict[str, list[float]] = {}
+        for r in distinct:
+            cv = r.verdict(ev)
+            if cv is not None:
+                by.setdefault(outcome(cv.verdict), []).append(cv.cpu_s)
+        cpu[ev] = {k: {"n": len(xs), "mean_s": round(statistics.fmean(xs), 3),
+                       "median_s": round(statistics.median(xs), 3), "total_s": round(sum(xs), 2)}
+                   for k, xs in sorted(by.items())}
+    agreement: dict[str, dict[str, float]] = {}
+    for a in evs:
+        agreement[a] = {}
+        for b in evs:
+            pairs = [(_o(r, a), _o(r, b)) for r in distinct if _o(r, a) is not None and _o(r, b) is not None]
+            agreement[a][b] = round(sum(x == y for x, y in pairs) / len(pairs), 4) if pairs else 0.0
+    t, g = accept.get("tests", {}).get("accept"), accept.get(GT, {}).get("accept")
+    drop = round(1 - g / t, 4) if t and g is not None else None
+    settings: dict[str, Any] = {}
+    for r in distinct:
+        for v in r.verdicts:
+            for k, val in v.detail:
+                if k in ("budget_s", "seeds", "max_examples", "constant_mining", "hypothesis_version", "atol"):
+                    settings.setdefault(v.evaluator, {}).setdefault(k, val)
+    gap = {"count": len(gap_progs), "candidates": gap_cands, "task_ids": sorted({r.task_id for r in gap_progs}),
+           "programs": [{"candidate_id": r.candidate_id, "task_id": r.task_id, "run": r.run} for r in gap_progs]}
+    return Summary(evs, len(results), len(distinct), accept, gap, recall, len(right), false_ref, cpu, agreement,
+                   drop, settings)
+
+
+def _pct(x: float | None) -> str:
+    return "n/a" if x is None else f"{100 * x:.1f} %"
+
+
+def render_markdown(s: Summary, title: str = "evalgap compare") -> str:
+    """The summary as a Markdown report (tables of every figure, false refutations listed)."""
+    ln = [f"# {title}", "", f"{s.candidates} candidates, {s.programs} distinct programs; "
+          f"{s.right_programs} distinct programs right by the ground truth.", ""]
+    ln += ["## Accept rate per evaluator (all candidates)", "", "| evaluator | accept | reject | unknown | rate |",
+           "|---|---|---|---|---|"]
+    ln += [f"| {e} | {a['accept']} | {a['reject']} | {a['unknown']} | {_pct(a['rate'])} |" for e, a in s.accept.items()]
+    ln += ["", f"Pass-rate drop from the benchmark's tests to the ground truth: {_pct(s.pass_rate_drop)} "
+           "(EvalPlus reports pass@k drops of up to about 20-29 % with its extended tests).", ""]
+    ln += ["## Evaluation gap", "", f"**{s.gap['count']} distinct programs** ({s.gap['candidates']} candidates) pass "
+           "the benchmark's tests but are wrong by the ground truth.", "",
+           "| evaluator | rejects (recall) | unknown | accepts |", "|---|---|---|---|"]
+    ln += [f"| {e} | {r['rejected']} ({_pct(r['recall'])}) | {r['unknown']} | {r['accepted']} |"
+           for e, r in s.recall.items()]
+    ln += ["", "## False refutations (rejected, but right by the ground truth)", ""]
+    for e, frs in s.false_refutations.items():
+        if e == "ground-truth":
+            continue
+        ln.append(f"* **{e}**: {len(frs)} of {s.right_programs}")
+        ln += [f"  * {f['candidate_id']}: {f['reason'][:200]}" + (f" — `{f['counterexample'][:160]}`"
+               if f.get("counterexample") else "") for f in frs]
+    ln += ["", "## CPU seconds per distinct program", "", "| evaluator | outcome | n | mean s | median s | total s |",
+           "|---|---|---|---|---|---|"]
+    for e, by in s.cpu.items():
+        ln += [f"| {e} | {k} | {c['n']} | {c['mean_s']:.2f} | {c['median_s']:.2f} | {c['total_s']:.1f} |"
+               for k, c in by.items()]
+    ln += ["", "## Agreement matrix (share of distinct programs with equal outcomes)", "",
+           "| | " + " | ".join(s.evaluators) + " |", "|---" * (len(s.evaluators) + 1) + "|"]
+    ln += [f"| {a} | " + " | ".join(f"{s.agreement[a][b]:.2f}" for b in s.evaluators) + " |" for a in s.evaluators]
+    ln += ["", "## Settings", "", "```", *(f"{e}: {v}" for e, v in s.settings.items()), "```", ""]
+    return "\n".join(ln)
