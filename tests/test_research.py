@@ -17,7 +17,7 @@ from evalgap.research.summary import render_markdown, summarize
 from evalgap.research.verdicts import CandidateResult, EvalVerdict
 from evalgap.specs_lang import check_structure, parse
 from evalgap.verifier.findings import Verdict
-from conftest import run_cli
+from egtest import run_cli
 
 # A small self-made task: the largest element of a non-empty list (reference raises on []).
 REF = "def largest(l: list[int]) -> int:\n    return max(l)\n"
