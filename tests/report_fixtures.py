@@ -25,7 +25,7 @@ def shared_data_or_skip() -> Path:
 def _ev(verdict: Verdict, reason: str, engine: str = "crosshair", cex: str | None = None,
         assumptions: tuple[str, ...] = ()) -> EngineVerdict:
     return EngineVerdict(engine, verdict, reason, Budget(seconds=2.0, used_s=1.0, paths=3), cex,
-                         (("key", "''"),) if cex else (), 0.5, assumptions)
+                         (("key", "''"),) if cex else (), 0.5, assumptions=assumptions)
 
 
 def sample_results(spec_file: str = "/repo/case/demo.req") -> list[RequirementResult]:

@@ -45,7 +45,7 @@ HELPER = "def inc(n: int) -> int:\n    return n + 1\n"
 
 def _verdict(reason: str = "r") -> EngineVerdict:
     return EngineVerdict("crosshair", Verdict.REFUTED, reason, Budget(seconds=2.0, used_s=0.5, paths=3),
-                         "f(1)", (("n", "1"),), 1.25, "assert f(1) == 1")
+                         "f(1)", (("n", "1"),), 1.25, reproducer="assert f(1) == 1")
 
 
 def test_default_dir_honours_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
