@@ -55,7 +55,8 @@ class DiffOutcome:
         status: ``differs`` (at least one difference), ``equivalent`` (CrossHair exhausted every path: no
             input differs, within its modelling of Python), ``no-difference`` (none within the budget: not a
             proof), ``unknown`` (the search could not run; ``reason`` says why).
-        differences: the inputs found.
+        differences: the inputs found: CrossHair's coverage-greedy selection first, then other distinct
+            inputs its search found (up to 4 in all; one input can mix an explained and an unexplained change).
         paths: iterations CrossHair completed.
         budget_s: CPU seconds allowed; ``elapsed_s`` wall-clock seconds.
         reason: detail for ``unknown`` and ``no-difference``.

@@ -8,7 +8,8 @@ from there are then removed from ``sys.modules`` so the other version loads its 
 
 Request keys: ``base_root``, ``head_root``, ``module`` (dotted module of the file inside each root),
 ``qualname`` (``process``, ``Balancer.dispatch``), ``budget_s`` (CPU seconds for the whole search, split
-between both orderings), ``per_path_timeout_s``.
+between both orderings), ``per_path_timeout_s``, ``max_differences`` (default 4: CrossHair's coverage-greedy
+selection, then other distinct inputs the search found).
 
 Result keys: ``diffs`` (each: ``args`` name -> repr, ``base`` and ``head`` each with ``returns``, ``raises``,
 ``describe``), ``artefacts`` (differences dropped because a method of one version met an instance of the
@@ -71,6 +72,20 @@ def _version_equal(a: Any, b: Any, equal: Any, depth: int = 0) -> bool:
     return bool(equal(a, b))
 
 
+def _with_candidates(selected: list[Any], searched: list[list[Any]], limit: int) -> list[Any]:
+    """CrossHair's selection first, then the other inputs the search found (the second search ran head
+    against base, so its differences are reversed), one per distinct input, up to ``limit`` in all."""
+    out: list[Any] = []
+    seen: set[str] = set()
+    others = [d for i, found in enumerate(searched[:2]) for d in (found if i == 0 else [x.reverse() for x in found])]
+    for d in [*selected, *others]:
+        key = repr(sorted(d.args.items()))
+        if key not in seen and len(out) < max(limit, len(selected)):
+            seen.add(key)
+            out.append(d)
+    return out
+
+
 def main(argv: list[str]) -> int:
     req = json.loads(open(argv[0], encoding="utf-8").read())
     out = argv[1]
@@ -104,10 +119,22 @@ def main(argv: list[str]) -> int:
         flexible = getattr(cdb, "flexible_equal")
         setattr(cdb, "flexible_equal", lambda a, b: _version_equal(a, b, flexible))
         nondet: list[bool] = []
+        # diff_behavior keeps only a coverage-greedy selection of the inputs it found (often one); keep the
+        # other candidates too, since one input can mix an explained and an unexplained change
+        searched: list[list[Any]] = []
+        search = getattr(cdb, "diff_behavior_with_signature")
+
+        def capture(*args: Any, **kwargs: Any) -> list[Any]:
+            found = list(search(*args, **kwargs))
+            searched.append(found)
+            return found
+
+        setattr(cdb, "diff_behavior_with_signature", capture)
         diffs = diff_behavior(fn1, fn2, options, ExceptionEquivalenceType.TYPE_AND_MESSAGE,
                               on_nondeterminism=lambda: nondet.append(True))
         if isinstance(diffs, str):
             raise RuntimeError(diffs)
+        diffs = _with_candidates(list(diffs), searched, int(req.get("max_differences", 4)))
         rows = []
         artefacts = 0
         for d in diffs:
