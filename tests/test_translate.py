@@ -64,3 +64,32 @@ def test_harness_is_valid_python_with_named_conditions() -> None:
     ob = h.obligation("SQ-2")
     assert ob.kind == "function" and ob.preconditions == ("SQ-1",) and ob.target_function == "isqrt"
     assert h.obligation("SQ-1").kind == "precondition"
+
+
+def test_harness_binds_target_helpers_named_eg() -> None:
+    """A differential spec reads `_eg_pre`/`_eg_same` from its support module: the harness must bind them
+    (a missing binding made every precondition raise NameError: CrossHair's "vacuous precondition")."""
+    spec = parse('spec s "d"\n  target: eg_diff.py\n\nfunction f(l: list[int] len 1..3)\n'
+                 '  requirement PRE "p"\n    requires _eg_pre(l)\n'
+                 '  requirement DIFF "d"\n    ensures _eg_same(result, l)\n')
+    src = build_harness(spec, "eg_diff", "h").source
+    assert "_eg_pre = getattr(_eg_target, '_eg_pre'" in src and "_eg_same = getattr(_eg_target, '_eg_same'" in src
+    assert "_eg_target = getattr" not in src and "_eg_e0 = getattr" not in src
+
+
+def test_hypothesis_strategies_cover_every_harness_parameter() -> None:
+    """Method and invariant obligations take constructor/step parameters the spec's function signature
+    lacks; one strategy per parameter (a short call was replayed as a TypeError 'refutation')."""
+    from evalgap.translators.to_hypothesis import obligation_strategies
+
+    spec = parse('spec s "c"\n  target: t.py\n\nclass Account\n  method deposit(amount: int in 1..9) -> None\n'
+                 '    requirement AC-2 "a"\n      ensures self.balance == old(self.balance) + amount\n'
+                 '  requirement AC-1 "b"\n    invariant self.balance >= 0\n')
+    harness = build_harness(spec, "t", "h")
+    for req, owner in spec.all_requirements():
+        ob = harness.obligation(req.id)
+        got = obligation_strategies(spec, req, owner, ob.params)
+        assert len(got) == len(ob.params) and ob.params, req.id
+    ac2 = harness.obligation("AC-2")
+    assert obligation_strategies(spec, spec.classes[0].methods[0].requirements[0], spec.classes[0].methods[0],
+                                 ac2.params) == ("st.integers(min_value=1, max_value=9)",)

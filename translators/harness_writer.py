@@ -21,6 +21,12 @@ __all__ = ["Writer", "Domain", "desc", "type_names", "safe", "domain_for", "emit
 _TYPING_NAMES = {"Any", "Optional", "Union", "List", "Dict", "Set", "Tuple", "FrozenSet", "Sequence", "Mapping",
                  "Iterable", "Collection"}
 _BUILTINS = set(dir(builtins)) | {"math", "copy", "OLD"}
+#: Names the harness itself defines before it binds the target's names (binding one would clobber it), and
+#: the bound variables of lowered narrowings (``_eg_e0``, ``_eg_c1``, ``_eg_k0``; see specs_lang/lower.py).
+#: Other ``_eg_`` names a spec reads (a differential spec's ``_eg_pre``/``_eg_same`` from its support module,
+#: :mod:`evalgap.research.diffspec`) are the target's and are bound like any other.
+_HARNESS_NAMES = {"_eg_target", "_EG_TARGET", "_EgMissing", "EvalgapMissingName", "_EgStub", "_eg_patch"}
+_LOWERED_VAR = re.compile(r"_eg_[a-z]\d+")
 
 
 class Writer:
@@ -36,10 +42,11 @@ class Writer:
         self.lines.append("    " * indent + line if line else "")
 
     def need(self, names: set[str]) -> None:
-        """Record ``names`` as names of the target (unless builtin, typing, keyword or a spec helper)."""
+        """Record ``names`` as names of the target (unless builtin, typing, keyword, a spec helper or a name the
+        harness defines itself, see :data:`_HARNESS_NAMES`)."""
         for n in names:
             if (n not in _BUILTINS and n not in _TYPING_NAMES and not keyword.iskeyword(n)
-                    and n not in self.local_names and not n.startswith("_eg_")):
+                    and n not in self.local_names and n not in _HARNESS_NAMES and not _LOWERED_VAR.fullmatch(n)):
                 self.target_names.add(n)
 
 

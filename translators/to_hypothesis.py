@@ -15,7 +15,7 @@ from evalgap.specs_lang import ast as A
 from evalgap.translators.errors import UnsupportedConstruct
 from evalgap.translators.to_icontract import Harness
 
-__all__ = ["strategy_source", "requirement_strategies", "pytest_module"]
+__all__ = ["strategy_source", "requirement_strategies", "obligation_strategies", "pytest_module"]
 
 _SIMPLE = {"int": "st.integers({})", "bool": "st.booleans()", "None": "st.none()", "bytes": "st.binary({})",
            "float": "st.floats({}allow_nan=False, allow_infinity=False)"}
@@ -160,3 +160,63 @@ def requirement_strategies(req: A.Requirement, owner: object) -> tuple[str, ...]
     else:
         params = ()
     return tuple(strategy_source(p.type) for p in params)
+
+
+def _param_types(spec: A.Spec, req: A.Requirement, owner: object) -> dict[str, A.TypeRef]:
+    """Declared type of every named parameter a check function of ``req`` can have: scenario and function
+    parameters, a method's parameters, the class constructor's as ``init_<name>`` and, for invariants, each
+    method's as ``s<step>_<method>_<name>`` (see :mod:`evalgap.translators.icontract_state`)."""
+    types: dict[str, A.TypeRef] = {}
+    for c in req.clauses:
+        if isinstance(c, A.Scenario):
+            types.update({p.name: p.type for p in c.params})
+    if isinstance(owner, A.FunctionDecl):
+        types.update({p.name: p.type for p in owner.params})
+    cls = owner if isinstance(owner, A.ClassDecl) else next(
+        (c for c in spec.classes if isinstance(owner, A.MethodDecl) and owner in c.methods), None)
+    if isinstance(owner, A.MethodDecl):
+        types.update({p.name: p.type for p in owner.params})
+    if cls is not None:
+        for m in cls.methods:
+            if m.name == "__init__":
+                types.update({f"init_{p.name}": p.type for p in m.params})
+    return types
+
+
+def obligation_strategies(spec: A.Spec, req: A.Requirement, owner: object,
+                          params: tuple[tuple[str, str], ...]) -> tuple[str, ...]:
+    """One strategy source per parameter of an obligation's check function (``Obligation.params``), in order.
+
+    Unlike :func:`requirement_strategies` this covers every parameter the harness added: a class's
+    constructor arguments (``init_x``), invariant step selectors (``opN``: ``st.integers(0, 9)``) and step
+    arguments (``sN_method_x``), and stub picks (``stub_..._picks``: short lists of small ints).
+
+    Args:
+        spec: the spec (for classes' constructors and methods).
+        req: a formal requirement; owner: its declaration.
+        params: ``(name, type text)`` of the check function.
+
+    Returns:
+        The strategy sources, exactly one per entry of ``params``.
+
+    Raises:
+        UnsupportedConstruct: a parameter with no strategy (never a call with missing arguments).
+    """
+    import re
+
+    known = _param_types(spec, req, owner)
+    out: list[str] = []
+    for name, text in params:
+        t = known.get(name)
+        if t is None and re.match(r"s\d+_", name):
+            t = _method_param(spec, "s1_" + name.split("_", 1)[1])
+        if t is not None:
+            out.append(strategy_source(t))
+        elif re.fullmatch(r"op\d+", name) and text == "int":
+            out.append("st.integers(0, 9)")
+        elif name.startswith("stub_") and name.endswith("_picks") and text == "list[int]":
+            out.append("st.lists(st.integers(0, 9), max_size=4)")
+        else:
+            raise UnsupportedConstruct(f"parameter {name}: {text} for Hypothesis", req.span,
+                                       "no strategy is known for this harness parameter")
+    return tuple(out)

@@ -15,7 +15,7 @@ from typing import Any, Callable
 
 from evalgap.specs_lang import ast as A
 from evalgap.translators.errors import TranslationError
-from evalgap.translators.to_hypothesis import requirement_strategies
+from evalgap.translators.to_hypothesis import obligation_strategies, requirement_strategies
 from evalgap.translators.to_icontract import Harness, Obligation, build_harness
 from evalgap.verifier.cache import ResultCache, cacheable, default_cache_dir, entry_key, names_in, target_fingerprint
 from evalgap.verifier.emit_tests import reproducer_snippet
@@ -337,21 +337,23 @@ def _engine_budget(engine: str, opts: CheckOptions) -> dict[str, Any]:
     return {"memory": opts.memory_bytes}
 
 
-def _strategies(req: A.Requirement, owner: object) -> tuple[str, ...] | str:
+def _strategies(req: A.Requirement, owner: object, ob: Obligation, spec: A.Spec | None) -> tuple[str, ...] | str:
     try:
+        if spec is not None:  # every parameter of the check function (constructor, steps, stub picks)
+            return obligation_strategies(spec, req, owner, ob.params)
         return requirement_strategies(req, owner)
     except TranslationError as exc:
         return str(exc)
 
 
 def _run_engine(engine: str, req: A.Requirement, owner: object, ob: Obligation, harness: Harness, hdir: Path,
-                target: Target, source: str, opts: CheckOptions) -> EngineVerdict:
+                target: Target, source: str, opts: CheckOptions, spec: A.Spec | None = None) -> EngineVerdict:
     if engine == "example":
         return _examples(ob, harness, hdir, target, source)
     if engine == "hypothesis":
         from evalgap.verifier.hypothesis_engine import run_hypothesis
 
-        return run_hypothesis(ob, harness, hdir, target, opts, source, _strategies(req, owner))
+        return run_hypothesis(ob, harness, hdir, target, opts, source, _strategies(req, owner, ob, spec))
     if engine != "crosshair":
         return EngineVerdict(engine, Verdict.UNKNOWN, f"engine error: no engine named {engine!r}")
     return _crosshair(ob, harness, hdir, target, opts, source)
@@ -373,14 +375,15 @@ def _engines_of(ob: Obligation, opts: CheckOptions) -> tuple[str, ...]:
 
 
 def _cached_run(engine: str, req: A.Requirement, owner: object, ob: Obligation, harness: Harness, hdir: Path,
-                target: Target, source: str, opts: CheckOptions, cache: ResultCache | None) -> EngineVerdict:
+                target: Target, source: str, opts: CheckOptions, cache: ResultCache | None,
+                spec: A.Spec | None = None) -> EngineVerdict:
     key = None
     if cache is not None:
         key = _cache_key(engine, ob, harness, target, opts)
         hit = cache.get(key) if key is not None else None
         if hit is not None:
             return replace(hit, cached=True)
-    v = _run_engine(engine, req, owner, ob, harness, hdir, target, source, opts)
+    v = _run_engine(engine, req, owner, ob, harness, hdir, target, source, opts, spec)
     if v.verdict is Verdict.REFUTED and v.reproducer is None:
         v = replace(v, reproducer=reproducer_snippet(ob, harness, target, v))
     if cache is not None and key is not None and cacheable(v):
@@ -400,7 +403,8 @@ def overall(verdicts: list[Verdict]) -> Verdict | None:
 
 
 def _check_one(req: A.Requirement, owner: object, ob: Obligation, harness: Harness, hdir: Path, target: Target,
-               source: str, opts: CheckOptions, cache: ResultCache | None = None) -> RequirementResult:
+               source: str, opts: CheckOptions, cache: ResultCache | None = None,
+               spec: A.Spec | None = None) -> RequirementResult:
     start = time.monotonic()
     base = dict(id=req.id, prose=req.prose, location=str(req.span), formalization=_formalization(req),
                 formal_text=formal_text(req, source),
@@ -421,7 +425,7 @@ def _check_one(req: A.Requirement, owner: object, ob: Obligation, harness: Harne
     elif ob.kind == "example":
         verdicts = [_cached_run("example", req, owner, ob, harness, hdir, target, source, opts, cache)]
     else:
-        verdicts = [_cached_run(e, req, owner, ob, harness, hdir, target, source, opts, cache)
+        verdicts = [_cached_run(e, req, owner, ob, harness, hdir, target, source, opts, cache, spec)
                     for e in opts.engines]
     verdict = overall([v.verdict for v in verdicts])
     return RequirementResult(**base, verdicts=tuple(verdicts), verdict=verdict,  # type: ignore[arg-type]
@@ -471,7 +475,7 @@ def check_spec(spec: A.Spec, source: str, target: Target, opts: CheckOptions,
             text = (sources or {}).get(req.span.file, source)  # requirements of imported files
             try:
                 res = _check_one(req, owner, harness.obligation(req.id), harness, hdir, target, text, opts,
-                                 cache)
+                                 cache, spec)
             except Exception as exc:  # noqa: BLE001 - an engine bug must not lose the other verdicts
                 v = EngineVerdict("none", Verdict.UNKNOWN, f"engine error: {type(exc).__name__}: {exc}")
                 res = RequirementResult(req.id, req.prose, str(req.span), _formalization(req),

@@ -60,6 +60,9 @@ def run_hypothesis(ob: Obligation, harness: Harness, hdir: Path, target: Target,
     if isinstance(strategies, str):
         return EngineVerdict("hypothesis", Verdict.UNKNOWN, f"unsupported: {strategies}", Budget(examples=0))
     assert ob.function is not None
+    if len(strategies) != len(ob.params):  # a call with missing arguments would fail in the harness itself
+        return EngineVerdict("hypothesis", Verdict.UNKNOWN, f"unsupported: {len(strategies)} strategies for the "
+                             f"{len(ob.params)} parameters of {ob.function}", Budget(examples=0))
     request = {"paths": [str(hdir), *target.paths], "harness": harness.module, "function": ob.function,
                "strategies": list(strategies), "max_examples": n, "seed": opts.seed,
                "storage_dir": _storage_dir(opts)}
