@@ -34,7 +34,7 @@ def write_plots(s: Summary, out: Path) -> list[Path]:
             p = out / f"{name}.{ext}"
             fig.savefig(p, dpi=120, bbox_inches="tight")  # type: ignore[attr-defined]
             files.append(p)
-        plt.close(fig)  # type: ignore[arg-type]
+        plt.close(fig)
 
     fig, ax = plt.subplots(figsize=(6, 3.2))
     rates = [100 * (s.accept[e]["rate"] or 0) for e in evs]

@@ -14,7 +14,7 @@ from __future__ import annotations
 import builtins
 import difflib
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Tuple
+from typing import cast, Any, Iterable, Tuple
 
 from evalgap.specs_lang import ast as A
 from evalgap.specs_lang.errors import Diagnostic
@@ -293,7 +293,7 @@ class _Checker:
                 self.diag("EG216", e.index.span, f"list index is a {_show(idx)}, not an int")
             return base[1] if len(base) > 1 else ANY
         if base[0] == "dict":
-            return base[2]
+            return cast(Ty, base[2])
         if base[0] in ("str", "bytes"):
             return base if base[0] == "str" else INT
         return ANY
@@ -359,7 +359,7 @@ class _Checker:
             if name == "abs" and args:
                 return args[0]
             if name == "sum" and args and args[0][0] in ("list", "set"):
-                return args[0][1] if _family(args[0][1]) == "number" else ANY  # type: ignore[no-any-return]
+                return args[0][1] if _family(args[0][1]) == "number" else ANY
             return _BUILTIN_RETURNS.get(name, ANY)
         if kind == "def":
             d = self.defs[str(f[1])]
@@ -499,15 +499,15 @@ class _Checker:
             self.target_function(f, fsig, f"function {f.name}")
             scope = self.params(f.params)
             result = self.type_of(f.returns)
-            for r in f.requirements:
-                self.clauses(r, scope, True, result)
+            for fr in f.requirements:
+                self.clauses(fr, scope, True, result)
         for c in spec.classes:
             csig = sigs.classes.get(c.name) if sigs else None
             if sigs is not None and csig is None:
                 self.diag("EG211", _head(c.span, "class", c.name), f"the target defines no class `{c.name}`", self.suggest(c.name, sigs.classes))
             self_ty: Ty = ("obj", c.name) if csig else ANY
-            for r in c.requirements:
-                self.clauses(r, {"self": self_ty}, False, ANY)
+            for cr in c.requirements:
+                self.clauses(cr, {"self": self_ty}, False, ANY)
             for m in c.methods:
                 msig = None
                 if csig is not None:
@@ -517,16 +517,16 @@ class _Checker:
                                   self.suggest(m.name, csig.methods))
                 self.target_function(m, msig, f"method {c.name}.{m.name}")
                 scope = {"self": self_ty, **self.params(m.params)}
-                for r in m.requirements:
-                    self.clauses(r, scope, True, self.type_of(m.returns))
+                for mr in m.requirements:
+                    self.clauses(mr, scope, True, self.type_of(m.returns))
         for cf in spec.configs:
             scope = self.params(cf.schema)
             for lt in cf.lets:
                 scope[lt.name] = self.expr(lt.value, _Ctx(scope, where="a let"))
-            for r in cf.requirements:
-                self.clauses(r, scope, False, ANY)
-        for r in spec.requirements:
-            self.clauses(r, {}, False, ANY)
+            for cfr in cf.requirements:
+                self.clauses(cfr, scope, False, ANY)
+        for tr in spec.requirements:
+            self.clauses(tr, {}, False, ANY)
         for st in spec.stubs:
             self.params(st.params)
             self.type_of(st.returns)

@@ -208,11 +208,11 @@ def method_obligation(w: Writer, spec: A.Spec, req: A.Requirement, cls: A.ClassD
     else:
         body.append(f"result = {call}")
     base = len(checks)
-    for i, c in enumerate(ensures, base + 1):
-        w.need(free_names(c.expr) - names)
-        checks.append(to_python(c.expr, old_map))
-        spans.append(c.span)
-        body += [f"if not ({to_python(c.expr, old_map)}):", f"    return {i}"]
+    for i, ens in enumerate(ensures, base + 1):
+        w.need(free_names(ens.expr) - names)
+        checks.append(to_python(ens.expr, old_map))
+        spans.append(ens.expr.span)
+        body += [f"if not ({to_python(ens.expr, old_map)}):", f"    return {i}"]
     if not ensures and not raises:
         raise UnsupportedConstruct("a method requirement without ensures or raises", req.span)
     _emit_function(w, fn, req, params, dom, body, f"Requirement {req.id} on {cls.name}.{method.name}.")

@@ -95,7 +95,7 @@ class Context:
         for w in reversed(words):
             if w in names and (len(w) > 1 or w not in ("a", "I")):
                 if not kinds or self.sig.kind_of(w) in kinds + ("any",):
-                    return w
+                    return str(w)
         low = p.lower()
         if re.search(rf"\b{_LIST_NOUNS}\b", low) and (not kinds or "list" in kinds):
             return self._sole(("list",))

@@ -12,10 +12,12 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import click
 
 from evalgap.specs_lang import SpecError
+from evalgap.specs_lang.ast import Spec
 from evalgap.verifier.case import MANIFEST, Case, load_case
 from evalgap.verifier.engine import CheckOptions, check_spec, warm_up
 from evalgap.verifier.errors import UsageError, VerifierError
@@ -351,7 +353,7 @@ def case_freeze(folder: Path) -> tuple[str, ...]:
     return tuple(data.get("configs", {}).get("freeze", ()))
 
 
-def _load_spec(spec: Path) -> tuple[object, Case | None]:
+def _load_spec(spec: Path) -> tuple[Spec, Case | None]:
     case = None
     path = spec
     if spec.is_dir():
@@ -396,7 +398,8 @@ def author(input_path: Path, target: Path | None, function: str | None, engine: 
     from evalgap.verifier.author_run import AuthorOptions, run_author
 
     try:
-        eng, note = pattern_engine, "pattern engine"
+        eng: Any = pattern_engine
+        note = "pattern engine"
         if engine == "llm":
             from evalgap.translators.llm_client import LLMConfig, llm_engine
 
