@@ -49,3 +49,23 @@ function clamp(x: int) -> int
     res2 = CliRunner().invoke(cli, ["check", str(tmp_path / "c.req"), "--format", "json", "--budget", "1", "-j", "1",
                                     "--no-analysis"])
     assert json.loads(res2.output)["spec_findings"] == []
+
+
+def test_text_report_groups_requirements_outside_the_fragment() -> None:
+    import io
+
+    from evalgap.verifier.report_analysis import render_analysis_text
+
+    findings = tuple(SpecFinding("EG308", "unknown", "unknown", "top level", (i,), f"{i}: unknown (scenario clause)")
+                     for i in ("KV-1", "KV-2", "KV-3"))
+    conflict = SpecFinding("EG301", "conflict", "error", "function f", ("A", "B"), "A and B conflict")
+    rep = AnalysisReport("s", "s.req", findings + (conflict,), 1.0, 0.0)
+    grouped, full = io.StringIO(), io.StringIO()
+    render_analysis_text(rep, grouped, heading=False, group_outside=True)
+    render_analysis_text(rep, full, heading=False)
+    g_lines = grouped.getvalue().splitlines()
+    assert [ln for ln in g_lines if ln.startswith("EG308")] == [
+        "EG308 unknown unknown      [top level] not analysed, outside the Z3 fragment "
+        "(`evalgap analyze` names the construct): KV-1, KV-2, KV-3"]
+    assert any(ln.startswith("EG301") for ln in g_lines)
+    assert sum(ln.startswith("EG308") for ln in full.getvalue().splitlines()) == 3  # `analyze` keeps each one

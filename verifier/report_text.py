@@ -134,7 +134,7 @@ def render_text(report: GapReport, stream: TextIO, color: bool | None = None) ->
         from evalgap.verifier.report_analysis import render_analysis_text
 
         buf = io.StringIO()
-        render_analysis_text(report.analysis, buf, heading=False)
+        render_analysis_text(report.analysis, buf, heading=False, group_outside=True)
         console.print(Text("requirements analysis (Z3, findings about the spec):", style="bold"))
         console.print(Text(buf.getvalue().rstrip("\n")))
     else:
