@@ -250,6 +250,22 @@ def test_method_requirement(tmp_path: Path, cmp: str, refuted: bool) -> None:
         assert "replayed concretely" in str(v["reason"]), v
 
 
+@pytest.mark.slow
+def test_method_emitted_test_fails_on_broken_and_passes_on_fixed(tmp_path: Path) -> None:
+    (tmp_path / "acct.py").write_text(ACCT.replace("{cmp}", " + 10"))
+    (tmp_path / "account.req").write_text(ACCOUNT)
+    out = tmp_path / "emitted"
+    res = run_cli("check", str(tmp_path / "account.req"), "--budget", "2", "--no-analysis", "-j", "1",
+                  "--engines", "crosshair", "--emit-tests", str(out))
+    assert res.exit_code == 1, res.stdout + res.stderr
+    text = next(out.glob("test_*.py")).read_text()
+    assert "import copy" in text and "copy.deepcopy(self.balance)" in text
+    broken = _pytest(out)
+    assert broken.returncode == 1 and "AssertionError: AC-1" in broken.stdout, broken.stdout
+    (tmp_path / "acct.py").write_text(ACCT.replace("{cmp}", ""))
+    assert _pytest(out).returncode == 0
+
+
 def test_z3_analysis_reads_the_ensures_where_no_when_holds() -> None:
     base = '''function withdraw(balance: int in 0..1000, amount: int in 1..1000) -> int
   requirement W-1 "..."
