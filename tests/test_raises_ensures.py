@@ -281,3 +281,19 @@ def test_z3_analysis_reads_the_ensures_where_no_when_holds() -> None:
     assert not ok.of_kind("unrealizable")
     vac = analyze_spec(parse(base.replace("amount > balance", "amount > 2000")), 3.0)
     assert [f.requirements for f in vac.of_kind("vacuous")] == [("W-1",)]
+
+
+LET_SPEC = SPEC.replace("    raises ValueError when amount > balance\n",
+                        "    let over = amount > balance\n    raises ValueError when over\n") + \
+    '  requirement W-2 "Never negative."\n    ensures result >= 0\n'
+
+
+def test_let_in_the_when_is_read_by_other_requirements(tmp_path: Path) -> None:
+    from evalgap.translators.to_z3 import build_function_models
+
+    reqs = {r.id: r for r in build_function_models(parse(LET_SPEC))[0].requirements}
+    assert reqs["W-1"].unsupported is None and reqs["W-2"].unsupported is None
+    assert "amount > balance" in str(reqs["W-2"].post)  # W-2 holds only where W-1 does not raise
+    assert _replay(tmp_path, "negative", ["0", "1"], spec=LET_SPEC).data["returned"] == 1
+    excluded = _replay(tmp_path, "ok", ["0", "1"], "W-2", spec=LET_SPEC)  # outside W-2's domain
+    assert (excluded.outcome, excluded.data["kind"]) == ("violation", "pre")
