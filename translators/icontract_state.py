@@ -4,7 +4,8 @@
   (``method __init__(...)`` in the class block, else none) and the method's parameters: it builds the
   object, assumes the method's ``requires`` clauses (a path violating them passes), records every
   ``old(EXPR)`` in a deep copy, calls the method and returns the 1-based index of the first ``ensures`` or
-  ``raises`` clause that does not hold (0 when all hold), under the postcondition ``result == 0``.
+  ``raises`` clause that does not hold (0 when all hold), under the postcondition ``result == 0``; with
+  ``raises`` clauses the meaning is :func:`~evalgap.translators.harness_writer.exceptional_body`'s.
 * An **invariant** requirement becomes a check function that builds the object and then applies up to
   :data:`INVARIANT_STEPS` calls of the class's declared methods, each chosen by a symbolic ``op_i``
   (``op_i % (methods + 1)``; the extra value ends the sequence); the invariant must hold after construction
