@@ -16,7 +16,8 @@ from evalgap.specs_lang import ast as A
 from evalgap.specs_lang.lower import applicable_assumptions, domain_conditions, free_names, narrowing_text
 from evalgap.translators.pyexpr import collect_old, to_python
 
-__all__ = ["Writer", "Domain", "desc", "type_names", "safe", "domain_for", "emit_condition", "snapshots"]
+__all__ = ["Writer", "Domain", "desc", "type_names", "safe", "domain_for", "emit_condition", "snapshots",
+           "exceptional_body"]
 
 _TYPING_NAMES = {"Any", "Optional", "Union", "List", "Dict", "Set", "Tuple", "FrozenSet", "Sequence", "Mapping",
                  "Iterable", "Collection"}
@@ -137,3 +138,49 @@ def snapshots(w: Writer, fn: str, exprs: list[A.Expr], params: tuple[str, ...]) 
         mapping[o] = f"OLD.eg_old_{k}"
         decorators.append(f"@icontract.snapshot({cname}, name='eg_old_{k}')")
     return mapping, decorators
+
+
+def exceptional_body(call: str, raises: list[A.Raises], ensures: list[str], *, others: tuple[str, ...] = (),
+                     before_call: tuple[str, ...] = (), call_normally: bool = True) -> list[str]:
+    """Python lines checking a requirement with ``raises EXC when EXPR`` clauses (and maybe ``ensures``).
+
+    The meaning (docs/language.md, "exceptional behaviour"; as JML's ``signals``/``ensures`` and Eiffel-style
+    exceptional postconditions): every ``when`` is evaluated on the pre-state. If some ``when`` holds, the
+    call must raise the exception of one of the clauses whose ``when`` holds (or a subclass), and the
+    ``ensures`` are not checked; if none holds, the call must return normally (an escaping exception
+    propagates, which the engines report as a refutation) and every ``ensures`` must hold.
+
+    Args:
+        call: the Python call expression (``f(a, b)``, ``self.m(x)``).
+        raises: the ``raises`` clauses; failing index ``i`` (1-based) means clause ``i`` is violated.
+        ensures: Python text of each ``ensures`` (may read ``result`` and the ``before_call`` names);
+            failing index ``len(raises) + j`` means ensures ``j`` is false.
+        others: Python text of ``when`` conditions of *other* requirements: where one holds and no own
+            ``when`` does, the normal-return part is not checked (that input is specified elsewhere).
+        before_call: lines run just before the normal-return call (``old()`` snapshots).
+        call_normally: also run the call when no ``when`` holds (always when ``ensures`` is non-empty).
+
+    Returns:
+        Lines of a function body (no indentation) ending in ``return 0``; every failing ``return`` is a
+        constant, so :mod:`evalgap.verifier.emit_tests` can turn the body into assertions.
+    """
+    n = len(raises)
+    body = [f"_eg_when = [{', '.join(f'bool({to_python(r.when)})' for r in raises)}]"]
+    if others:
+        body.append(f"_eg_other = [{', '.join(f'bool({o})' for o in others)}]")
+    fail = [ln for i in range(1, n) for ln in (f"if _eg_when[{i - 1}]:", f"    return {i}")] + [f"return {n}"]
+    accepted = " or ".join(f"(_eg_when[{i}] and isinstance(_eg_exc, {r.exception}))" for i, r in enumerate(raises))
+    # Exception plus the named classes: CrossHair's path-control exceptions derive from BaseException only
+    caught = ", ".join(dict.fromkeys(["Exception", *(r.exception for r in raises)]))
+    body += ["if any(_eg_when):", "    try:", f"        {call}", f"    except ({caught}) as _eg_exc:",
+             f"        if not ({accepted}):"]
+    body += [f"            {ln}" for ln in fail]
+    body += ["    else:"] + [f"        {ln}" for ln in fail]
+    if ensures or call_normally:
+        body.append("elif not any(_eg_other):" if others else "else:")
+        body += [f"    {ln}" for ln in before_call]
+        body.append(f"    result = {call}")
+        for j, e in enumerate(ensures, n + 1):
+            body += [f"    if not ({e}):", f"        return {j}"]
+    body.append("return 0")
+    return body

@@ -4,7 +4,8 @@
   (``method __init__(...)`` in the class block, else none) and the method's parameters: it builds the
   object, assumes the method's ``requires`` clauses (a path violating them passes), records every
   ``old(EXPR)`` in a deep copy, calls the method and returns the 1-based index of the first ``ensures`` or
-  ``raises`` clause that does not hold (0 when all hold), under the postcondition ``result == 0``.
+  ``raises`` clause that does not hold (0 when all hold), under the postcondition ``result == 0``; with
+  ``raises`` clauses the meaning is :func:`~evalgap.translators.harness_writer.exceptional_body`'s.
 * An **invariant** requirement becomes a check function that builds the object and then applies up to
   :data:`INVARIANT_STEPS` calls of the class's declared methods, each chosen by a symbolic ``op_i``
   (``op_i % (methods + 1)``; the extra value ends the sequence); the invariant must hold after construction
@@ -25,7 +26,8 @@ from typing import TYPE_CHECKING
 from evalgap.specs_lang import ast as A
 from evalgap.specs_lang.lower import free_names, inline_lets
 from evalgap.translators.errors import UnsupportedConstruct
-from evalgap.translators.harness_writer import Domain, Writer, desc, domain_for, safe, type_names
+from evalgap.translators.harness_writer import (Domain, Writer, desc, domain_for, exceptional_body, safe,
+                                                type_names)
 from evalgap.translators.pyexpr import collect_old, to_python
 
 if TYPE_CHECKING:
@@ -197,22 +199,23 @@ def method_obligation(w: Writer, spec: A.Spec, req: A.Requirement, cls: A.ClassD
     if raises:
         for r in raises:
             w.need(free_names(r.when) - names | {r.exception.split(".")[0]})
-        body.append(f"_eg_when = [{', '.join(f'bool({to_python(r.when)})' for r in raises)}]")
-        body += ["try:", f"    result = {call}", "except BaseException as _eg_exc:"]
-        for i, r in enumerate(raises, 1):
             checks.append(f"raises {r.exception} when {to_python(r.when)}")
             spans.append(r.span)
-            body += [f"    if _eg_when[{i - 1}] and not isinstance(_eg_exc, {r.exception}):", f"        return {i}"]
-        body += ["    if any(_eg_when):", "        return 0", "    raise", "if any(_eg_when):",
-                 "    return _eg_when.index(True) + 1"]
+        ens_py = []
+        for ens in ensures:
+            w.need(free_names(ens.expr) - names)
+            ens_py.append(to_python(ens.expr, old_map))
+            checks.append(ens_py[-1])
+            spans.append(ens.expr.span)
+        # the old() snapshots are taken before the when conditions: both read the pre-state
+        body += exceptional_body(call, raises, ens_py)[:-1]  # _emit_function ends with `return 0`
     else:
         body.append(f"result = {call}")
-    base = len(checks)
-    for i, ens in enumerate(ensures, base + 1):
-        w.need(free_names(ens.expr) - names)
-        checks.append(to_python(ens.expr, old_map))
-        spans.append(ens.expr.span)
-        body += [f"if not ({to_python(ens.expr, old_map)}):", f"    return {i}"]
+        for i, ens in enumerate(ensures, 1):
+            w.need(free_names(ens.expr) - names)
+            checks.append(to_python(ens.expr, old_map))
+            spans.append(ens.expr.span)
+            body += [f"if not ({to_python(ens.expr, old_map)}):", f"    return {i}"]
     if not ensures and not raises:
         raise UnsupportedConstruct("a method requirement without ensures or raises", req.span)
     _emit_function(w, fn, req, params, dom, body, f"Requirement {req.id} on {cls.name}.{method.name}.")

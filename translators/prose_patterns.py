@@ -441,7 +441,7 @@ def match_rules(sentence: str, ctx: Context) -> list[tuple[str, Clause]]:
     """Every ``(rule name, clause)`` the catalogue produces for ``sentence``, duplicates removed.
 
     A sentence whose rules produce both ``raises`` and ``ensures`` clauses keeps only the ``raises`` ones
-    (the language gives exceptional behaviour its own requirement).
+    (a choice of the pattern engine; the language itself allows both in one requirement, docs/language.md).
     """
     out: list[tuple[str, Clause]] = []
     seen: set[tuple[str, str]] = set()

@@ -11,6 +11,10 @@ violation messages and CrossHair's reports show both:
 * a ``scenario`` becomes a function over the scenario's parameters that runs its statements and returns
   the 1-based index of the first ``expect`` that does not hold (0 when all hold), under the postcondition
   ``result == 0``; an ``expect raises E: call`` holds when the call raises ``E`` (or a subclass);
+* a requirement with ``raises EXC when EXPR`` clauses (alone or with ``ensures``) becomes a function
+  returning the 1-based index of the violated clause (0: as specified) under ``result == 0``: where some
+  ``when`` holds the call must raise one of the exceptions whose ``when`` holds, elsewhere it must return
+  normally with every ``ensures`` true (see :func:`~evalgap.translators.harness_writer.exceptional_body`);
 * ``example`` clauses become a parameterless function returning the index of the first failing example.
 
 Names the spec reads from the target are bound at import time by ``getattr`` on the target module; a name
@@ -26,9 +30,9 @@ from dataclasses import dataclass, field
 from evalgap.specs_lang import ast as A
 from evalgap.specs_lang.lower import free_names, inline_lets
 from evalgap.translators.errors import TranslationError, UnsupportedConstruct
-from evalgap.translators.harness_writer import (Domain, Writer, desc, domain_for, emit_condition, safe,
-                                                snapshots, type_names)
-from evalgap.translators.pyexpr import to_python
+from evalgap.translators.harness_writer import (Domain, Writer, desc, domain_for, emit_condition,
+                                                exceptional_body, safe, snapshots, type_names)
+from evalgap.translators.pyexpr import collect_old, to_python
 
 __all__ = ["Obligation", "Harness", "build_harness", "HARNESS_ROLE_KINDS", "scenario_statements",
            "emit_domain"]
@@ -226,15 +230,12 @@ def _function(w: Writer, spec: A.Spec, req: A.Requirement, decl: A.FunctionDecl,
     clauses = inline_lets(req.clauses)
     raises = [c for c in clauses if isinstance(c, A.Raises)]
     ensures = [c for c in clauses if isinstance(c, A.Ensures)]
-    if raises and ensures:
-        raise UnsupportedConstruct("`raises` mixed with `ensures` in one requirement", req.span,
-                                   "give the exceptional behaviour its own requirement")
     dom = _function_domain(spec, decl, req, pre_reqs, exclude_raises=not raises)
     decorators = emit_domain(w, fn, dom, names)
     checks: list[str] = []
     spans: list[A.Span] = []
     if raises:
-        return _raises(w, req, decl, fn, raises, decorators, dom)
+        return _raises(w, req, decl, fn, raises, ensures, decorators, dom)
     old_map, snaps = snapshots(w, fn, [c.expr for c in ensures], names)
     posts = []
     for i, cl in enumerate(ensures):
@@ -255,7 +256,10 @@ def _function(w: Writer, spec: A.Spec, req: A.Requirement, decl: A.FunctionDecl,
 
 
 def _raises(w: Writer, req: A.Requirement, decl: A.FunctionDecl, fn: str, raises: list[A.Raises],
-            decorators: list[str], dom: Domain) -> Obligation:
+            ensures: list[A.Ensures], decorators: list[str], dom: Domain) -> Obligation:
+    """A requirement with ``raises`` clauses (and maybe ``ensures``): see
+    :func:`evalgap.translators.harness_writer.exceptional_body` for the meaning. Where no own ``when``
+    holds but another requirement's ``raises ... when`` does, the normal-return part is not checked."""
     names = tuple(p.name for p in decl.params)
     params = tuple((p.name, str(p.type)) for p in decl.params)
     checks, spans = [], []
@@ -263,6 +267,30 @@ def _raises(w: Writer, req: A.Requirement, decl: A.FunctionDecl, fn: str, raises
         w.need(free_names(r.when) - set(names) | {r.exception.split(".")[0]})
         checks.append(f"raises {r.exception} when {to_python(r.when)}")
         spans.append(r.span)
+    others: list[str] = []
+    assumptions = list(dom.assumption_texts)
+    if ensures:
+        for other in decl.requirements:
+            if other is req:
+                continue
+            for cl in inline_lets(other.clauses):
+                if isinstance(cl, A.Raises):
+                    w.need(free_names(cl.when) - set(names))
+                    others.append(to_python(cl.when))
+                    if other.id not in assumptions:
+                        assumptions.append(other.id)
+    olds = collect_old(tuple(c.expr for c in ensures))
+    old_map = {o: f"_eg_old_{k}" for k, o in enumerate(olds)}
+    before = []
+    for k, o in enumerate(olds):
+        w.need(free_names(o.expr) - set(names))
+        before.append(f"_eg_old_{k} = copy.deepcopy({to_python(o.expr)})")
+    ens_py = []
+    for cl in ensures:
+        w.need(free_names(cl.expr) - set(names) - {"result"})
+        ens_py.append(to_python(cl.expr, old_map or None))
+        checks.append(ens_py[-1])
+        spans.append(cl.expr.span)
     w.emit(f"def _eg_post_{fn}(result: int) -> bool:")
     w.emit("return result == 0", 1)
     w.emit()
@@ -271,19 +299,13 @@ def _raises(w: Writer, req: A.Requirement, decl: A.FunctionDecl, fn: str, raises
         w.emit(d)
     w.emit(f"@icontract.ensure(_eg_post_{fn}, {desc(req.id, req.prose)})")
     w.emit(f"def {fn}({', '.join(f'{n}: {t}' for n, t in params)}) -> int:")
-    w.emit(f'"""Requirement {req.id}: exceptional behaviour of {decl.name} (0: as specified)."""', 1)
-    w.emit(f"_eg_when = [{', '.join(f'bool({to_python(r.when)})' for r in raises)}]", 1)
-    w.emit("if not any(_eg_when):", 1)
-    w.emit("return 0", 2)
-    w.emit("try:", 1)
-    w.emit(f"{decl.name}({', '.join(names)})", 2)
-    w.emit("except BaseException as _eg_exc:", 1)
-    for i, r in enumerate(raises, 1):
-        w.emit(f"if _eg_when[{i - 1}] and not isinstance(_eg_exc, {r.exception}):", 2)
-        w.emit(f"return {i}", 3)
-    w.emit("return 0", 2)
-    w.emit("return _eg_when.index(True) + 1", 1)
-    return Obligation(req.id, "scenario", fn, params, decl.name, tuple(checks), tuple(dom.assumption_texts),
+    what = "exceptional and normal behaviour" if ensures else "exceptional behaviour"
+    w.emit(f'"""Requirement {req.id}: {what} of {decl.name} (0: as specified)."""', 1)
+    call = f"{decl.name}({', '.join(names)})"
+    for line in exceptional_body(call, raises, ens_py, others=tuple(others), before_call=tuple(before),
+                                 call_normally=bool(ensures)):
+        w.emit(line, 1)
+    return Obligation(req.id, "scenario", fn, params, decl.name, tuple(checks), tuple(assumptions),
                       check_spans=tuple(spans))
 
 

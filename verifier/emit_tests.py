@@ -105,8 +105,7 @@ def reproducer_snippet(ob: Obligation, harness: Harness, target: Target, v: Engi
     used = set(_WORD.findall("\n".join(body)))
     wanted = sorted(n for n in heads if n in used)
     lines = ["import sys", f"sys.path[:0] = {list(target.paths)!r}"]
-    if "math" in used:
-        lines.append("import math")
+    lines += [f"import {m}" for m in ("copy", "math") if m in used]  # old() snapshots deep-copy
     if wanted:
         lines.append(f"from {target.module} import {', '.join(wanted)}")
     return "\n".join(lines + body)

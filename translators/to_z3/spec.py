@@ -19,6 +19,7 @@ from typing import Callable, Iterator, Mapping
 import z3
 
 from evalgap.specs_lang import ast as A
+from evalgap.specs_lang.lower import inline_lets
 from evalgap.translators.errors import UnsupportedConstruct
 from evalgap.translators.pyexpr import to_python
 from evalgap.translators.to_z3.context import SpecContext, calls_name, narrowing, record_narrowing, spec_context
@@ -218,7 +219,8 @@ def build_function_models(spec: A.Spec, ctx: SpecContext | None = None) -> list[
             env["result"] = Val(rty, result[1])
             if f.returns is not None:
                 axioms += record_narrowing(ctx, rty, result[1])
-        raises_when = [c.when for r in f.requirements for c in r.clauses if isinstance(c, A.Raises)]
+        # a requirement's own `let`s are substituted: the conditions are read in other requirements too
+        raises_when = [c.when for r in f.requirements for c in inline_lets(r.clauses) if isinstance(c, A.Raises)]
         assumes = [_assume(a, env, ctx) for a in ctx.assumes_for({p.name for p in f.params})]
         reqs = tuple(assumes) + tuple(_requirement(r, env, ctx, raises_when) for r in f.requirements)
         out.append(FunctionModel(f.name, consts, result, reqs, self_calls=calls_name(f.requirements, f.name),
