@@ -40,7 +40,8 @@ from typing import Any
 from evalgap.verifier.findings import Budget, EngineVerdict, Verdict
 
 __all__ = ["ResultCache", "default_cache_dir", "entry_key", "target_fingerprint", "cacheable",
-           "verdict_to_dict", "verdict_from_dict", "evalgap_fingerprint", "FORMAT"]
+           "verdict_to_dict", "verdict_from_dict", "evalgap_fingerprint", "FORMAT", "aux_key",
+           "module_closure_fingerprint"]
 
 #: Version of the entry format; part of every key and of the folder name.
 FORMAT = 1
@@ -223,6 +224,35 @@ def entry_key(engine: str, requirement_code: str, target_fp: str, budget: dict[s
     return hashlib.sha256(payload.encode()).hexdigest()
 
 
+def aux_key(kind: str, parts: dict[str, Any]) -> str:
+    """The cache key of a result other than a verdict (``signatures`` of a target, ``analysis`` of a spec).
+
+    Args:
+        kind: what is stored.
+        parts: everything the result depends on besides evalgap itself and the tool versions (which
+            :func:`evalgap_fingerprint` adds), JSON-serializable.
+
+    Returns:
+        A SHA-256 hex digest.
+    """
+    payload = json.dumps({"evalgap": evalgap_fingerprint(), "kind": kind, **parts}, sort_keys=True)
+    return hashlib.sha256(payload.encode()).hexdigest()
+
+
+def module_closure_fingerprint(module: str, paths: tuple[str, ...]) -> str | None:
+    """SHA-256 of the whole text of ``module`` and of every project module it imports, transitively (what a
+    target's signatures depend on), or None when the module's source is not on ``paths``."""
+    seen: dict[str, bytes] = {}
+    _project_closure(module, paths, seen)
+    if module not in seen:
+        return None
+    h = hashlib.sha256()
+    for name in sorted(seen):
+        h.update(f"\0{name}\0".encode())
+        h.update(seen[name])
+    return h.hexdigest()
+
+
 def names_in(code: str) -> set[str]:
     """Every identifier-like word of ``code`` (an over-approximation of the names it reads)."""
     return set(_WORD.findall(code))
@@ -271,6 +301,27 @@ class ResultCache:
 
     def get(self, key: str) -> EngineVerdict | None:
         """The stored verdict for ``key``, or None (missing, unreadable, corrupt: a corrupt one is deleted)."""
+        payload = self.get_payload(key)
+        if payload is None:
+            return None
+        try:
+            return verdict_from_dict(payload)
+        except (ValueError, KeyError, TypeError, AttributeError):
+            self.hits -= 1  # counted by get_payload, but not a usable verdict
+            self._reject(key)
+            return None
+
+    def _reject(self, key: str) -> None:
+        self.rejected += 1
+        self.misses += 1
+        try:
+            self._path(key).unlink()
+        except OSError:
+            pass
+
+    def get_payload(self, key: str) -> Any:
+        """The JSON payload stored for ``key`` (a verdict, a target's signatures, an analysis report), or
+        None when it is missing, unreadable, or corrupt (a corrupt entry is deleted: never trusted)."""
         path = self._path(key)
         try:
             raw = path.read_text(encoding="utf-8")
@@ -282,17 +333,11 @@ class ResultCache:
             body = json.dumps(entry["payload"], sort_keys=True)
             if entry.get("key") != key or entry.get("sha256") != hashlib.sha256(body.encode()).hexdigest():
                 raise ValueError("checksum or key mismatch")
-            verdict = verdict_from_dict(entry["payload"])
+            self.hits += 1
+            return entry["payload"]
         except (ValueError, KeyError, TypeError, AttributeError):
-            self.rejected += 1
-            self.misses += 1
-            try:
-                path.unlink()
-            except OSError:
-                pass
+            self._reject(key)
             return None
-        self.hits += 1
-        return verdict
 
     def contains(self, key: str | None) -> bool:
         """Whether an entry file exists for ``key`` (not validated: :meth:`get` does that)."""
@@ -300,7 +345,11 @@ class ResultCache:
 
     def put(self, key: str, verdict: EngineVerdict) -> None:
         """Store ``verdict`` under ``key`` atomically; failures to write (read-only disk) are ignored."""
-        payload = verdict_to_dict(verdict)
+        self.put_payload(key, verdict_to_dict(verdict))
+
+    def put_payload(self, key: str, payload: Any) -> None:
+        """Store a JSON-serializable ``payload`` under ``key`` atomically (temporary file, then
+        ``os.replace``); failures to write (read-only disk) are ignored."""
         body = json.dumps(payload, sort_keys=True)
         entry = {"key": key, "sha256": hashlib.sha256(body.encode()).hexdigest(), "payload": payload}
         path = self._path(key)
