@@ -78,8 +78,9 @@ def analyze_spec_cached(spec: A.Spec, sources: Mapping[str, str], cache: ResultC
 
     The key (:func:`evalgap.verifier.cache.aux_key`) covers evalgap's own source and version, the versions
     of Python and z3-solver (and the other tools), the text of every file of the spec, its name and path,
-    and the solver timeout. A report with a solver ``unknown`` (EG309: the solver gave up, which may
-    depend on the machine's load) is not stored. A corrupt entry is ignored, deleted and rebuilt. On a
+    and the solver timeout. A report where the solver gave up for lack of time or memory (an EG309
+    ``unknown`` whose reason says timeout, canceled, resource or memory limits: it may depend on the
+    machine's load) is not stored. A corrupt entry is ignored, deleted and rebuilt. On a
     hit, neither Z3 nor the translators to Z3 are imported.
 
     Args:
@@ -104,9 +105,18 @@ def analyze_spec_cached(spec: A.Spec, sources: Mapping[str, str], cache: ResultC
             except (KeyError, TypeError, ValueError, AttributeError):
                 pass  # malformed: recomputed and overwritten below
     report = analyze_spec(spec, timeout_s)
-    if cache is not None and key is not None and not any(f.code == "EG309" for f in report.findings):
+    if cache is not None and key is not None and not _load_dependent(report):
         cache.put_payload(key, report_to_dict(report))
     return report
+
+
+#: Words of Z3's ``reason_unknown`` when it gave up for lack of time or memory (may differ on a quieter
+#: machine, so such a report is not cached); structural unknowns (outside the fragment) are stable.
+_GAVE_UP = ("timeout", "canceled", "cancelled", "resource", "memout", "memory", "interrupted")
+
+
+def _load_dependent(report: AnalysisReport) -> bool:
+    return any(f.code == "EG309" and any(w in f.message.lower() for w in _GAVE_UP) for f in report.findings)
 
 
 def load_config_document(path: Path) -> dict[str, Any]:

@@ -27,6 +27,7 @@ from __future__ import annotations
 import ast
 import functools
 import hashlib
+import importlib.util
 import json
 import os
 import re
@@ -69,16 +70,21 @@ def _version(dist: str) -> str:
         return "absent"
 
 
+def _package_dir(name: str) -> Path:
+    """The folder of package ``name``, found without importing it (a cached run need not load it)."""
+    spec = importlib.util.find_spec(name)
+    if spec is None or not spec.submodule_search_locations:
+        raise ImportError(f"package {name} not found")
+    return Path(list(spec.submodule_search_locations)[0])
+
+
 @functools.lru_cache(maxsize=1)
 def evalgap_fingerprint() -> str:
     """SHA-256 of evalgap's version and of every ``.py``/``.lark`` file of its packages, plus tool versions."""
-    import evalgap.specs_lang as sl
-    import evalgap.translators as tr
-
     h = hashlib.sha256(f"format={FORMAT};evalgap={_version('evalgap')};py={sys.version}".encode())
     for tool in _TOOLS:
         h.update(f";{tool}={_version(tool)}".encode())
-    roots = [Path(sl.__file__).parent, Path(tr.__file__).parent, Path(__file__).parent]
+    roots = [_package_dir("evalgap.specs_lang"), _package_dir("evalgap.translators"), Path(__file__).parent]
     for root in roots:
         for p in sorted(root.rglob("*")):
             if p.suffix in (".py", ".lark") and "__pycache__" not in p.parts:
@@ -122,13 +128,19 @@ def _project_closure(module: str, paths: tuple[str, ...], seen: dict[str, bytes]
         return
     data = f.read_bytes()
     seen[module] = data
+    package = module if f.name == "__init__.py" else module.rpartition(".")[0]
+    for m in _imports_of(data, package):
+        _project_closure(m, paths, seen)
+
+
+@functools.lru_cache(maxsize=256)
+def _imports_of(data: bytes, package: str) -> tuple[str, ...]:
+    """The modules a source imports, sorted (memoized by content: a run asks once per requirement)."""
     try:
         tree = ast.parse(data)
     except SyntaxError:
-        return
-    package = module if f.name == "__init__.py" else module.rpartition(".")[0]
-    for m in sorted(_imported_modules(tree, package)):
-        _project_closure(m, paths, seen)
+        return ()
+    return tuple(sorted(_imported_modules(tree, package)))
 
 
 def _defined_names(node: ast.stmt) -> list[str]:
@@ -156,10 +168,46 @@ def target_fingerprint(module: str, paths: tuple[str, ...], names: set[str]) -> 
     if f is None:
         return None
     text = f.read_text(encoding="utf-8", errors="surrogateescape")
+    index = _module_index(text)
+    if index is None:
+        return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
+    segments, refs, always_dump, always_refs, tree = index
+    todo = [n for n in sorted(names) if n in segments] + list(always_refs)  # names read by top-level code too
+    reached: set[str] = set()
+    while todo:
+        name = todo.pop()
+        if name in reached:
+            continue
+        reached.add(name)
+        todo += refs[name]
+    h = hashlib.sha256(f"module={module}".encode())
+    h.update(always_dump.encode())
+    for name in sorted(reached):
+        for seg in segments[name]:
+            h.update(f"\0def {name}\0".encode())
+            h.update(seg.encode("utf-8", "surrogateescape"))
+    project: dict[str, bytes] = {}
+    package = module if f.name == "__init__.py" else module.rpartition(".")[0]
+    for m in sorted(_imported_modules(tree, package)):
+        _project_closure(m, paths, project)
+    for m in sorted(project):
+        h.update(f"\0import {m}\0".encode())
+        h.update(project[m])
+    return h.hexdigest()
+
+
+_Index = tuple[dict[str, list[str]], dict[str, list[str]], str, list[str], ast.Module]
+
+
+@functools.lru_cache(maxsize=32)
+def _module_index(text: str) -> _Index | None:
+    """The parsed target module, memoized by its text (a run fingerprints it once per requirement):
+    each definition's source segments, the definitions each one names, the dump of the top-level code that
+    is not a definition and the definitions that code names; None on a syntax error."""
     try:
         tree = ast.parse(text)
     except SyntaxError:
-        return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
+        return None
     defs: dict[str, list[ast.stmt]] = {}
     always: list[ast.stmt] = []
     for node in tree.body:
@@ -169,33 +217,16 @@ def target_fingerprint(module: str, paths: tuple[str, ...], names: set[str]) -> 
                 defs.setdefault(n, []).append(node)
         else:
             always.append(node)
-    todo = [n for n in sorted(names) if n in defs]
-    for node in always:  # names read by top-level code are reached too
-        todo += [n.id for n in ast.walk(node) if isinstance(n, ast.Name) and n.id in defs]
-    reached: set[str] = set()
-    while todo:
-        name = todo.pop()
-        if name in reached:
-            continue
-        reached.add(name)
-        for node in defs[name]:
-            todo += [n.id for n in ast.walk(node) if isinstance(n, ast.Name) and n.id in defs]
-            todo += [n.attr for n in ast.walk(node) if isinstance(n, ast.Attribute) and n.attr in defs]
-    h = hashlib.sha256(f"module={module}".encode())
-    for node in always:
-        h.update(ast.dump(node, include_attributes=False).encode())
-    for name in sorted(reached):
-        for node in defs[name]:
-            h.update(f"\0def {name}\0".encode())
-            h.update((ast.get_source_segment(text, node) or ast.dump(node)).encode("utf-8", "surrogateescape"))
-    project: dict[str, bytes] = {}
-    package = module if f.name == "__init__.py" else module.rpartition(".")[0]
-    for m in sorted(_imported_modules(tree, package)):
-        _project_closure(m, paths, project)
-    for m in sorted(project):
-        h.update(f"\0import {m}\0".encode())
-        h.update(project[m])
-    return h.hexdigest()
+    always_refs = [n.id for node in always for n in ast.walk(node) if isinstance(n, ast.Name) and n.id in defs]
+    refs: dict[str, list[str]] = {}
+    segments: dict[str, list[str]] = {}
+    for name, nodes in defs.items():
+        refs[name] = [n.id for node in nodes for n in ast.walk(node) if isinstance(n, ast.Name) and n.id in defs]
+        refs[name] += [n.attr for node in nodes for n in ast.walk(node)
+                       if isinstance(n, ast.Attribute) and n.attr in defs]
+        segments[name] = [ast.get_source_segment(text, node) or ast.dump(node) for node in nodes]
+    always_dump = "".join(ast.dump(node, include_attributes=False) for node in always)
+    return segments, refs, always_dump, always_refs, tree
 
 
 def _pure_value(node: ast.stmt) -> bool:
