@@ -86,3 +86,32 @@ def test_arguments_not_fitting_the_check_function_are_an_engine_error(tmp_path: 
     assert (rep.outcome, rep.data["origin"]) == ("exception", "engine")
     v = _verdict_of(harness, rep, ["1", "2", "3"])
     assert v.verdict.value == "unknown" and v.reason.startswith("engine error")  # type: ignore[attr-defined]
+
+
+def test_origin_reads_the_traceback(tmp_path: Path) -> None:
+    """Who raised, from the frames' files: the target's folder (not a virtual environment inside it), the
+    harness's call site (argument TypeError: the boundary), or nothing of the harness at all (engine)."""
+    from evalgap.verifier.replay_worker import origin
+
+    project = tmp_path / "project"
+    venv_lib = project / ".venv" / "lib" / "python3.11" / "site-packages" / "libx.py"
+    harness = tmp_path / "h" / "harness.py"
+    ns: dict[str, object] = {}
+    exec(compile("def lib_fail():\n    raise ValueError('lib')\n", str(venv_lib), "exec"), ns)
+    exec(compile("def target_fail():\n    raise ValueError('target')\n\ndef one(a):\n    return a\n",
+                 str(project / "t.py"), "exec"), ns)
+    exec(compile("def via_lib():\n    return lib_fail()\n\ndef via_target():\n    return target_fail()\n\n"
+                 "def bad_call():\n    return one(1, 2)\n", str(harness), "exec"), ns)
+
+    def raised(name: str) -> BaseException:
+        try:
+            ns[name]()  # type: ignore[operator]
+        except BaseException as exc:  # noqa: BLE001
+            return exc
+        raise AssertionError("did not raise")
+
+    roots = [str(project)]
+    assert origin(raised("via_target"), str(harness), roots) == "target"
+    assert origin(raised("via_lib"), str(harness), roots) == "spec"
+    assert origin(raised("bad_call"), str(harness), roots) == "boundary"
+    assert origin(raised("target_fail"), str(harness), roots) == "engine"

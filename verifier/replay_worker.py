@@ -85,12 +85,21 @@ def origin(exc: BaseException, harness_file: str, target_roots: list[str]) -> st
         return "engine"
     roots = [os.path.join(os.path.abspath(r), "") for r in target_roots if r]
     below = files[harness_at[0] + 1:]
-    if any(f != harness_file and any(f.startswith(r) for r in roots) for f in below):
+    if any(f != harness_file and any(f.startswith(r) and (_is_library(r) or not _is_library(f)) for r in roots)
+           for f in below):
         return "target"
     if (isinstance(exc, TypeError) and harness_at[-1] == len(files) - 1
             and any(w in str(exc) for w in _BOUNDARY_WORDS)):
         return "boundary"
     return "spec"
+
+
+def _is_library(path: str) -> bool:
+    """Whether ``path`` belongs to the interpreter or an installed package (a virtual environment inside the
+    target's folder is not the target's code)."""
+    prefixes = {os.path.join(os.path.abspath(p), "") for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)}
+    return any(path.startswith(p) for p in prefixes) or any(
+        part in ("site-packages", "dist-packages") for part in path.split(os.sep))
 
 
 def _target_roots(req: dict[str, Any]) -> list[str]:
