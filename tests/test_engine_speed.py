@@ -19,6 +19,7 @@ from evalgap.verifier import engine as E
 from evalgap.verifier import forkserver, sandbox
 from evalgap.verifier.analysis import analyze_spec, analyze_spec_cached
 from evalgap.verifier.cache import ResultCache
+from evalgap.verifier.findings import EngineVerdict, Verdict
 from evalgap.verifier.signatures import target_signatures
 from evalgap.verifier.targets import resolve_target
 
@@ -158,8 +159,8 @@ def test_longest_requirements_start_first_and_results_keep_source_order(monkeypa
         return real(req, *a, **k)  # type: ignore[arg-type]
 
     monkeypatch.setattr(E, "_check_one", record)
-    monkeypatch.setattr(E, "_run_engine", lambda engine, req, *a, **k: E.EngineVerdict(
-        engine, E.Verdict.UNKNOWN, "unsupported: not run in this test"))
+    monkeypatch.setattr(E, "_run_engine", lambda engine, req, *a, **k: EngineVerdict(
+        engine, Verdict.UNKNOWN, "unsupported: not run in this test"))
     monkeypatch.setattr(E, "warm_up", lambda *a, **k: None)
     from enginehelp import run_check
 

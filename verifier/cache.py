@@ -34,7 +34,6 @@ import re
 import sys
 import tempfile
 from dataclasses import asdict
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +41,7 @@ from evalgap.verifier.findings import Budget, EngineVerdict, Verdict
 
 __all__ = ["ResultCache", "default_cache_dir", "entry_key", "target_fingerprint", "cacheable",
            "verdict_to_dict", "verdict_from_dict", "evalgap_fingerprint", "FORMAT", "aux_key",
-           "module_closure_fingerprint"]
+           "module_closure_fingerprint", "dist_version"]
 
 #: Version of the entry format; part of every key and of the folder name.
 FORMAT = 1
@@ -64,10 +63,47 @@ def default_cache_dir() -> Path:
 
 
 def _version(dist: str) -> str:
+    return dist_version(dist) or "absent"
+
+
+def _normalized(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+@functools.lru_cache(maxsize=1)
+def _dist_infos() -> dict[str, str]:
+    """Normalized distribution name -> version, from the ``NAME-VERSION.dist-info`` folders on ``sys.path``
+    (first one wins, as for :func:`importlib.metadata.version`)."""
+    out: dict[str, str] = {}
+    for entry in sys.path:
+        try:
+            names = os.listdir(entry or ".")
+        except OSError:
+            continue
+        for n in names:
+            if n.endswith(".dist-info"):
+                name, sep, version = n[:-len(".dist-info")].partition("-")
+                if sep:
+                    out.setdefault(_normalized(name), version)
+    return out
+
+
+def dist_version(dist: str) -> str | None:
+    """The installed version of distribution ``dist``, or None when it is not installed.
+
+    Read from the ``.dist-info`` folder names on ``sys.path`` (a few directory listings); only when there is
+    none (an egg, a zip) from :mod:`importlib.metadata`, whose import alone costs more than a cached run's
+    whole lookup.
+    """
+    found = _dist_infos().get(_normalized(dist))
+    if found is not None:
+        return found
+    from importlib import metadata
+
     try:
         return metadata.version(dist)
     except metadata.PackageNotFoundError:
-        return "absent"
+        return None
 
 
 def _package_dir(name: str) -> Path:
