@@ -19,7 +19,20 @@ Figures (wall-clock seconds; medians over ``--repeat`` runs):
   ``overhead_with_replay_pct`` without subtracting the replay;
 * ``evalgap_j2_s`` and ``speedup_j2``: two workers (in-process, fresh fork servers) over ``evalgap_j1_s``;
 * ``cached_rerun_s``: an unchanged re-run answered from the cache (engine call, in-process), and
-  ``cached_rerun_cli_s`` the same as the real command (interpreter start, imports, spec parsing included).
+  ``cached_rerun_cli_s`` the same as the real command (interpreter start, imports, spec parsing, target
+  signatures and the Z3 analysis, both from the cache, report rendering included; median of
+  ``--cached-repeat`` runs per repeat); ``cached_cli_parse_s`` is the part of a fresh process spent parsing
+  the spec (building the lark grammar included; importing the spec language not), and ``cached_cli_heavy_imports`` lists which of z3, crosshair,
+  hypothesis, icontract, rich and jinja2 the cached command imported (``python -X importtime``; expected:
+  none); ``parse_cpu_s`` is the CPU part of that parse, and ``overhead_cpu_excluding_parse_pct`` the CPU
+  overhead without it (the lark grammar build, which branch ``parse`` replaces by a hand-written parser);
+* ``overhead_cpu_pct``: CPU seconds (user + system, every process included) of the command over those of
+  ``crosshair check``; ``overhead_cpu_no_analysis_pct`` the same for ``--no-analysis`` (the Z3 analysis of
+  the spec is work ``crosshair check`` does not do; it runs beside the checks, so it costs CPU, not wall).
+
+Before measuring, evalgap's own sources are compiled to bytecode (``compileall``), as ``pip install``
+does: with ``PYTHONDONTWRITEBYTECODE=1`` (set on the project's machines) every command would otherwise
+compile them again, which a user's install never does.
 
 Usage: ``python benchmarks/engine.py [--functions 8] [--budget 10] [--repeat 3] [--out FILE.json]``.
 The machine's load is recorded too (``os.getloadavg``): on a shared 2-core machine the j2 speed-up is
@@ -82,7 +95,52 @@ def _workload(folder: Path, n: int, bits: int = 6) -> tuple[Path, Path, dict[str
     return folder / "bench.req", folder / "bench_contracts.py", expected
 
 
-_CPU: dict[str, list[float]] = {"crosshair": [], "cli_j1": [], "cached_cli": []}
+_CPU: dict[str, list[float]] = {"crosshair": [], "cli_j1": [], "cli_j1_no_analysis": [], "cached_cli": [],
+                                "j1": [], "j2": []}
+_LOAD: dict[str, list[float]] = {}
+_HEAVY = ("z3", "crosshair", "hypothesis", "icontract", "rich", "jinja2")
+
+
+def _load(name: str) -> None:
+    """Record the 1-minute load average just before measurement ``name``."""
+    _LOAD.setdefault(name, []).append(round(os.getloadavg()[0], 2))
+
+
+def _self_and_children_cpu() -> float:
+    a, b = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return a.ru_utime + a.ru_stime + b.ru_utime + b.ru_stime
+
+
+def _precompile() -> None:
+    """Write bytecode for evalgap's packages (what ``pip install`` does; see the module doc)."""
+    import compileall
+
+    from evalgap.verifier.cache import _package_dir
+
+    for pkg in ("evalgap.specs_lang", "evalgap.translators", "evalgap.verifier"):
+        compileall.compile_dir(str(_package_dir(pkg)), quiet=1)
+
+
+def _parse_seconds(spec_path: Path) -> tuple[float, float]:
+    """Wall and CPU seconds a fresh process spends parsing ``spec_path`` (the grammar build included, the import
+    of the spec language not; medians of 3)."""
+    code = ("import sys; from evalgap.specs_lang.loader import load_spec; import time; "
+            "t, c = time.perf_counter(), time.process_time(); load_spec(__import__('pathlib').Path(sys.argv[1])); "
+            "print(time.perf_counter() - t, time.process_time() - c)")
+    runs = [subprocess.run([sys.executable, "-c", code, str(spec_path)], capture_output=True, text=True,
+                           check=True).stdout.split() for _ in range(3)]
+    return statistics.median(float(r[0]) for r in runs), statistics.median(float(r[1]) for r in runs)
+
+
+def _heavy_imports(spec_path: Path, budget: float, cache_dir: Path) -> list[str]:
+    """Which heavy packages a cached ``evalgap check`` imports (``python -X importtime``)."""
+    cmd = [sys.executable, "-X", "importtime", "-c", "import sys; from evalgap.verifier.cli import main; "
+           "sys.argv[0] = 'evalgap'; main()", "check", str(spec_path), "--engines", "crosshair", "--budget",
+           str(budget), "--format", "json"]
+    out = subprocess.run(cmd, capture_output=True, text=True, cwd=spec_path.parent,
+                         env={**os.environ, "EVALGAP_CACHE_DIR": str(cache_dir)})
+    names = {line.rsplit("|", 1)[-1].strip() for line in out.stderr.splitlines() if line.startswith("import time:")}
+    return sorted(h for h in _HEAVY if h in names)
 
 
 def _children_cpu() -> float:
@@ -94,6 +152,7 @@ def _crosshair_check(contracts: Path, budget: float) -> tuple[float, dict[str, s
     """Wall seconds of plain ``crosshair check`` and its verdict per function (``f0`` -> verdict)."""
     cmd = [sys.executable, "-m", "crosshair", "check", "--analysis_kind", "icontract", "--report_all",
            "--per_condition_timeout", str(budget), str(contracts)]
+    _load("crosshair")
     start, cpu = time.monotonic(), _children_cpu()
     out = subprocess.run(cmd, capture_output=True, text=True, cwd=contracts.parent, timeout=600)
     wall = time.monotonic() - start
@@ -142,26 +201,33 @@ def _evalgap(spec_path: Path, budget: float, jobs: int, cache_dir: Path | None) 
     try:
         opts = E.CheckOptions(budget_s=budget, jobs=jobs, engines=("crosshair",), cache=cache_dir is not None,
                               cache_dir=cache_dir)
+        cpu = _self_and_children_cpu()
         start = time.monotonic()
         results = E.check_spec(parsed, source, target, opts)
         wall = time.monotonic() - start
+        forkserver.pool().close()  # reap the servers, so that their CPU time is counted
+        if cache_dir is None:
+            _CPU[f"j{jobs}"].append(_self_and_children_cpu() - cpu)
     finally:
         E.replay = original
     return wall, replay_s[0], {r.id: (r.verdict or Verdict.UNKNOWN).value for r in results}
 
 
-def _evalgap_cli(spec_path: Path, budget: float, jobs: int,
-                 cache_dir: Path | None = None) -> tuple[float, dict[str, str]]:
+def _evalgap_cli(spec_path: Path, budget: float, jobs: int, cache_dir: Path | None = None,
+                 analysis: bool = True) -> tuple[float, dict[str, str]]:
     """Wall seconds of the real command ``evalgap check SPEC --engines crosshair -j N`` (``--no-cache``
     unless ``cache_dir`` is given, which then becomes ``EVALGAP_CACHE_DIR``)."""
     exe = Path(sys.executable).parent / "evalgap"
     cmd = [str(exe), "check", str(spec_path), "--engines", "crosshair", "-j", str(jobs),
            "--budget", str(budget), "--format", "json"] + ([] if cache_dir else ["--no-cache"])
+    cmd += [] if analysis else ["--no-analysis"]
     env = {**os.environ, **({"EVALGAP_CACHE_DIR": str(cache_dir)} if cache_dir else {})}
+    name = "cached_cli" if cache_dir else ("cli_j1" if analysis else "cli_j1_no_analysis")
+    _load(name)
     start, cpu = time.monotonic(), _children_cpu()
     out = subprocess.run(cmd, capture_output=True, text=True, timeout=900, cwd=spec_path.parent, env=env)
     wall = time.monotonic() - start
-    _CPU["cached_cli" if cache_dir else "cli_j1"].append(_children_cpu() - cpu)
+    _CPU[name].append(_children_cpu() - cpu)
     report = json.loads(out.stdout)
     return wall, {r["id"]: r["verdict"] for r in report["requirements"]}
 
@@ -172,37 +238,51 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--budget", type=float, default=10.0, help="CrossHair CPU s per requirement/condition")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--bits", type=int, default=6, help="verified functions have 2**bits paths")
+    ap.add_argument("--cached-repeat", type=int, default=5, help="cached CLI runs per repeat")
     ap.add_argument("--out", type=Path, default=Path(__file__).with_name("engine_results.json"))
     args = ap.parse_args(argv)
+    _precompile()
+    load_start = [round(x, 2) for x in os.getloadavg()]
     with tempfile.TemporaryDirectory(prefix="evalgap-bench-") as tmp:
         folder = Path(tmp)
         spec, contracts, expected = _workload(folder, args.functions, args.bits)
-        runs: dict[str, list[float]] = {"crosshair": [], "cli_j1": [], "j1": [], "j1_replay": [], "j2": [],
-                                        "cached": [], "cached_cli": []}
+        runs: dict[str, list[float]] = {"crosshair": [], "cli_j1": [], "cli_j1_no_analysis": [], "j1": [],
+                                        "j1_replay": [], "j2": [], "cached": [], "cached_cli": []}
         parity: list[str] = []
         for _ in range(args.repeat):
             cw, cv = _crosshair_check(contracts, args.budget)
             wcli, vcli = _evalgap_cli(spec, args.budget, 1)
+            wna, vna = _evalgap_cli(spec, args.budget, 1, analysis=False)
+            _load("j1")
             w1, r1, v1 = _evalgap(spec, args.budget, 1, None)
+            _load("j2")
             w2, _, v2 = _evalgap(spec, args.budget, 2, None)
             cache = folder / f"cache-{len(runs['cached'])}"
-            _evalgap(spec, args.budget, 2, cache)
+            _evalgap_cli(spec, args.budget, 2, cache)  # fills the cache (verdicts, signatures, analysis)
+            _CPU["cached_cli"].pop()  # that run was not answered from the cache: not a figure
+            _LOAD["cached_cli"].pop()
             wc, _, vc = _evalgap(spec, args.budget, 2, cache)
-            wcc, vcc = _evalgap_cli(spec, args.budget, 2, cache)
-            runs["cached_cli"].append(wcc)
+            vcc: dict[str, str] = {}
+            for _ in range(args.cached_repeat):
+                wcc, vcc = _evalgap_cli(spec, args.budget, 2, cache)
+                runs["cached_cli"].append(wcc)
             runs["crosshair"].append(cw)
             runs["cli_j1"].append(wcli)
+            runs["cli_j1_no_analysis"].append(wna)
             runs["j1"].append(w1)
             runs["j1_replay"].append(r1)
             runs["j2"].append(w2)
             runs["cached"].append(wc)
             mapped = {f"R-{k[1:]}": v for k, v in cv.items()}
-            for name, got in (("crosshair check", mapped), ("evalgap CLI -j1", vcli), ("evalgap -j1", v1), ("evalgap -j2", v2),
-                              ("evalgap cached", vc),
+            for name, got in (("crosshair check", mapped), ("evalgap CLI -j1", vcli), ("evalgap CLI -j1 --no-analysis", vna),
+                              ("evalgap -j1", v1), ("evalgap -j2", v2), ("evalgap cached", vc),
                               ("evalgap CLI cached", vcc)):
                 if got != expected:
                     parity.append(f"{name}: {got} != expected {expected}")
+        heavy = _heavy_imports(spec, args.budget, folder / "cache-0")
+        parse_s, parse_cpu_s = _parse_seconds(spec)
     med = {k: statistics.median(v) for k, v in runs.items()}
+    cpu = {k: statistics.median(v) for k, v in _CPU.items() if v}
     figures = {
         "workload": {"functions": args.functions, "refuted": sum(v == "refuted" for v in expected.values()),
                      "verified": sum(v == "verified" for v in expected.values()), "budget_s": args.budget,
@@ -216,17 +296,27 @@ def main(argv: list[str] | None = None) -> int:
         "overhead_with_replay_pct": round(100 * (med["cli_j1"] / med["crosshair"] - 1), 1),
         "evalgap_j2_s": round(med["j2"], 3),
         "speedup_j2": round(med["j1"] / med["j2"], 2),
+        "speedup_j2_cpu_ratio": round(cpu["j2"] / cpu["j1"], 2),
         "cached_rerun_s": round(med["cached"], 3),
         "cached_rerun_cli_s": round(med["cached_cli"], 3),
-        "cpu_s": {k: round(statistics.median(v), 3) for k, v in _CPU.items() if v},
-        "overhead_cpu_pct": round(100 * (statistics.median(_CPU["cli_j1"]) / statistics.median(_CPU["crosshair"])
-                                         - 1), 1),
+        "cached_cli_parse_s": round(parse_s, 3),
+        "parse_cpu_s": round(parse_cpu_s, 3),
+        "cached_cli_heavy_imports": heavy,
+        "cpu_s": {k: round(v, 3) for k, v in cpu.items()},
+        "overhead_cpu_pct": round(100 * (cpu["cli_j1"] / cpu["crosshair"] - 1), 1),
+        "overhead_cpu_no_analysis_pct": round(100 * (cpu["cli_j1_no_analysis"] / cpu["crosshair"] - 1), 1),
+        "overhead_cpu_excluding_parse_pct": round(100 * ((cpu["cli_j1"] - parse_cpu_s) / cpu["crosshair"] - 1), 1),
+        "overhead_cpu_no_analysis_excluding_parse_pct": round(
+            100 * ((cpu["cli_j1_no_analysis"] - parse_cpu_s) / cpu["crosshair"] - 1), 1),
+        "overhead_no_analysis_pct": round(100 * ((med["cli_j1_no_analysis"] - med["j1_replay"]) / med["crosshair"]
+                                                 - 1), 1),
         "verdicts_identical": not parity,
         "parity_problems": parity,
         "runs": {k: [round(x, 3) for x in v] for k, v in runs.items()},
         "targets": {"overhead_pct": "< 15", "speedup_j2": ">= 1.7", "cached_rerun_s": "< 0.5"},
-        "machine": {"cpus": os.cpu_count(), "loadavg_at_end": [round(x, 2) for x in os.getloadavg()],
-                    "python": sys.version.split()[0]},
+        "machine": {"cpus": os.cpu_count(), "loadavg_at_start": load_start,
+                    "loadavg_at_end": [round(x, 2) for x in os.getloadavg()],
+                    "loadavg_1min_before_each_run": _LOAD, "python": sys.version.split()[0]},
     }
     text = json.dumps(figures, indent=2) + "\n"
     fd, tmpname = tempfile.mkstemp(prefix=".engine-", dir=args.out.parent)

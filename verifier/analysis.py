@@ -12,14 +12,17 @@ import json
 import time
 import tomllib
 from pathlib import Path
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from evalgap.specs_lang import ast as A
 from evalgap.translators.errors import TranslationError, UnsupportedConstruct
 from evalgap.verifier.errors import UsageError
-from evalgap.verifier.spec_findings import AnalysisReport, SpecFinding
+from evalgap.verifier.spec_findings import AnalysisReport, SpecFinding, report_from_dict, report_to_dict
 
-__all__ = ["analyze_spec", "check_config_file", "load_config_document", "DEFAULT_TIMEOUT_S"]
+if TYPE_CHECKING:
+    from evalgap.verifier.cache import ResultCache
+
+__all__ = ["analyze_spec", "analyze_spec_cached", "check_config_file", "load_config_document", "DEFAULT_TIMEOUT_S"]
 
 #: Solver timeout per query, seconds.
 DEFAULT_TIMEOUT_S = 5.0
@@ -67,6 +70,53 @@ def analyze_spec(spec: A.Spec, timeout_s: float = DEFAULT_TIMEOUT_S) -> Analysis
                          for r in cfg.requirements if r.informal is None]
     findings += _outside(spec)
     return AnalysisReport(spec.name, spec.file, tuple(findings), timeout_s, time.monotonic() - t0)
+
+
+def analyze_spec_cached(spec: A.Spec, sources: Mapping[str, str], cache: ResultCache | None,
+                        timeout_s: float = DEFAULT_TIMEOUT_S) -> AnalysisReport:
+    """:func:`analyze_spec`, answered from ``cache`` when an unchanged spec was analysed before.
+
+    The key (:func:`evalgap.verifier.cache.aux_key`) covers evalgap's own source and version, the versions
+    of Python and z3-solver (and the other tools), the text of every file of the spec, its name and path,
+    and the solver timeout. A report where the solver gave up for lack of time or memory (an EG309
+    ``unknown`` whose reason says timeout, canceled, resource or memory limits: it may depend on the
+    machine's load) is not stored. A corrupt entry is ignored, deleted and rebuilt. On a
+    hit, neither Z3 nor the translators to Z3 are imported.
+
+    Args:
+        spec: a parsed, structurally checked spec.
+        sources: file name -> text of every file of the spec (the loader's ``sources``).
+        cache: the result cache, or None to always analyse.
+        timeout_s: solver timeout per query, seconds.
+
+    Returns:
+        The report (a cached one carries the elapsed time of the run that computed it).
+    """
+    key = None
+    if cache is not None:
+        from evalgap.verifier.cache import aux_key
+
+        key = aux_key("analysis", {"sources": sorted(sources.items()), "name": spec.name, "file": spec.file,
+                                   "timeout_s": timeout_s})
+        hit = cache.get_payload(key)
+        if isinstance(hit, dict):
+            try:
+                return report_from_dict(hit)
+            except (KeyError, TypeError, ValueError, AttributeError):
+                pass  # malformed: recomputed and overwritten below
+    report = analyze_spec(spec, timeout_s)
+    if cache is not None and key is not None and not _load_dependent(report):
+        cache.put_payload(key, report_to_dict(report))
+    return report
+
+
+#: Words of Z3's ``reason_unknown`` when it gave up for lack of time or memory (may differ on a quieter
+#: machine, so such a report is not cached); structural unknowns (outside the fragment) are stable.
+_GAVE_UP = ("timeout", "canceled", "cancelled", "resource", "memout", "memory", "interrupted")
+
+
+def _load_dependent(report: AnalysisReport) -> bool:
+    return any(f.code == "EG309" and any(w in f.message.lower() for w in _GAVE_UP) for f in report.findings)
 
 
 def load_config_document(path: Path) -> dict[str, Any]:

@@ -27,20 +27,21 @@ from __future__ import annotations
 import ast
 import functools
 import hashlib
+import importlib.util
 import json
 import os
 import re
 import sys
 import tempfile
 from dataclasses import asdict
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
 from evalgap.verifier.findings import Budget, EngineVerdict, Verdict
 
 __all__ = ["ResultCache", "default_cache_dir", "entry_key", "target_fingerprint", "cacheable",
-           "verdict_to_dict", "verdict_from_dict", "evalgap_fingerprint", "FORMAT"]
+           "verdict_to_dict", "verdict_from_dict", "evalgap_fingerprint", "FORMAT", "aux_key",
+           "module_closure_fingerprint", "dist_version"]
 
 #: Version of the entry format; part of every key and of the folder name.
 FORMAT = 1
@@ -62,22 +63,64 @@ def default_cache_dir() -> Path:
 
 
 def _version(dist: str) -> str:
+    return dist_version(dist) or "absent"
+
+
+def _normalized(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+@functools.lru_cache(maxsize=1)
+def _dist_infos() -> dict[str, str]:
+    """Normalized distribution name -> version, from the ``NAME-VERSION.dist-info`` folders on ``sys.path``
+    (first one wins, as for :func:`importlib.metadata.version`)."""
+    out: dict[str, str] = {}
+    for entry in sys.path:
+        try:
+            names = os.listdir(entry or ".")
+        except OSError:
+            continue
+        for n in names:
+            if n.endswith(".dist-info"):
+                name, sep, version = n[:-len(".dist-info")].partition("-")
+                if sep:
+                    out.setdefault(_normalized(name), version)
+    return out
+
+
+def dist_version(dist: str) -> str | None:
+    """The installed version of distribution ``dist``, or None when it is not installed.
+
+    Read from the ``.dist-info`` folder names on ``sys.path`` (a few directory listings); only when there is
+    none (an egg, a zip) from :mod:`importlib.metadata`, whose import alone costs more than a cached run's
+    whole lookup.
+    """
+    found = _dist_infos().get(_normalized(dist))
+    if found is not None:
+        return found
+    from importlib import metadata
+
     try:
         return metadata.version(dist)
     except metadata.PackageNotFoundError:
-        return "absent"
+        return None
+
+
+def _package_dir(name: str) -> Path:
+    """The folder of package ``name``, found without importing it (a cached run need not load it)."""
+    spec = importlib.util.find_spec(name)
+    if spec is None or not spec.submodule_search_locations:
+        raise ImportError(f"package {name} not found")
+    return Path(list(spec.submodule_search_locations)[0])
 
 
 @functools.lru_cache(maxsize=1)
 def evalgap_fingerprint() -> str:
     """SHA-256 of evalgap's version and of every ``.py``/``.lark`` file of its packages, plus tool versions."""
-    import evalgap.specs_lang as sl
-    import evalgap.translators as tr
-
     h = hashlib.sha256(f"format={FORMAT};evalgap={_version('evalgap')};py={sys.version}".encode())
     for tool in _TOOLS:
         h.update(f";{tool}={_version(tool)}".encode())
-    roots = [Path(sl.__file__).parent, Path(tr.__file__).parent, Path(__file__).parent]
+    roots = [_package_dir("evalgap.specs_lang"), _package_dir("evalgap.translators"), Path(__file__).parent]
     for root in roots:
         for p in sorted(root.rglob("*")):
             if p.suffix in (".py", ".lark") and "__pycache__" not in p.parts:
@@ -121,13 +164,19 @@ def _project_closure(module: str, paths: tuple[str, ...], seen: dict[str, bytes]
         return
     data = f.read_bytes()
     seen[module] = data
+    package = module if f.name == "__init__.py" else module.rpartition(".")[0]
+    for m in _imports_of(data, package):
+        _project_closure(m, paths, seen)
+
+
+@functools.lru_cache(maxsize=256)
+def _imports_of(data: bytes, package: str) -> tuple[str, ...]:
+    """The modules a source imports, sorted (memoized by content: a run asks once per requirement)."""
     try:
         tree = ast.parse(data)
     except SyntaxError:
-        return
-    package = module if f.name == "__init__.py" else module.rpartition(".")[0]
-    for m in sorted(_imported_modules(tree, package)):
-        _project_closure(m, paths, seen)
+        return ()
+    return tuple(sorted(_imported_modules(tree, package)))
 
 
 def _defined_names(node: ast.stmt) -> list[str]:
@@ -155,10 +204,46 @@ def target_fingerprint(module: str, paths: tuple[str, ...], names: set[str]) -> 
     if f is None:
         return None
     text = f.read_text(encoding="utf-8", errors="surrogateescape")
+    index = _module_index(text)
+    if index is None:
+        return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
+    segments, refs, always_dump, always_refs, tree = index
+    todo = [n for n in sorted(names) if n in segments] + list(always_refs)  # names read by top-level code too
+    reached: set[str] = set()
+    while todo:
+        name = todo.pop()
+        if name in reached:
+            continue
+        reached.add(name)
+        todo += refs[name]
+    h = hashlib.sha256(f"module={module}".encode())
+    h.update(always_dump.encode())
+    for name in sorted(reached):
+        for seg in segments[name]:
+            h.update(f"\0def {name}\0".encode())
+            h.update(seg.encode("utf-8", "surrogateescape"))
+    project: dict[str, bytes] = {}
+    package = module if f.name == "__init__.py" else module.rpartition(".")[0]
+    for m in sorted(_imported_modules(tree, package)):
+        _project_closure(m, paths, project)
+    for m in sorted(project):
+        h.update(f"\0import {m}\0".encode())
+        h.update(project[m])
+    return h.hexdigest()
+
+
+_Index = tuple[dict[str, list[str]], dict[str, list[str]], str, list[str], ast.Module]
+
+
+@functools.lru_cache(maxsize=32)
+def _module_index(text: str) -> _Index | None:
+    """The parsed target module, memoized by its text (a run fingerprints it once per requirement):
+    each definition's source segments, the definitions each one names, the dump of the top-level code that
+    is not a definition and the definitions that code names; None on a syntax error."""
     try:
         tree = ast.parse(text)
     except SyntaxError:
-        return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
+        return None
     defs: dict[str, list[ast.stmt]] = {}
     always: list[ast.stmt] = []
     for node in tree.body:
@@ -168,33 +253,16 @@ def target_fingerprint(module: str, paths: tuple[str, ...], names: set[str]) -> 
                 defs.setdefault(n, []).append(node)
         else:
             always.append(node)
-    todo = [n for n in sorted(names) if n in defs]
-    for node in always:  # names read by top-level code are reached too
-        todo += [n.id for n in ast.walk(node) if isinstance(n, ast.Name) and n.id in defs]
-    reached: set[str] = set()
-    while todo:
-        name = todo.pop()
-        if name in reached:
-            continue
-        reached.add(name)
-        for node in defs[name]:
-            todo += [n.id for n in ast.walk(node) if isinstance(n, ast.Name) and n.id in defs]
-            todo += [n.attr for n in ast.walk(node) if isinstance(n, ast.Attribute) and n.attr in defs]
-    h = hashlib.sha256(f"module={module}".encode())
-    for node in always:
-        h.update(ast.dump(node, include_attributes=False).encode())
-    for name in sorted(reached):
-        for node in defs[name]:
-            h.update(f"\0def {name}\0".encode())
-            h.update((ast.get_source_segment(text, node) or ast.dump(node)).encode("utf-8", "surrogateescape"))
-    project: dict[str, bytes] = {}
-    package = module if f.name == "__init__.py" else module.rpartition(".")[0]
-    for m in sorted(_imported_modules(tree, package)):
-        _project_closure(m, paths, project)
-    for m in sorted(project):
-        h.update(f"\0import {m}\0".encode())
-        h.update(project[m])
-    return h.hexdigest()
+    always_refs = [n.id for node in always for n in ast.walk(node) if isinstance(n, ast.Name) and n.id in defs]
+    refs: dict[str, list[str]] = {}
+    segments: dict[str, list[str]] = {}
+    for name, nodes in defs.items():
+        refs[name] = [n.id for node in nodes for n in ast.walk(node) if isinstance(n, ast.Name) and n.id in defs]
+        refs[name] += [n.attr for node in nodes for n in ast.walk(node)
+                       if isinstance(n, ast.Attribute) and n.attr in defs]
+        segments[name] = [ast.get_source_segment(text, node) or ast.dump(node) for node in nodes]
+    always_dump = "".join(ast.dump(node, include_attributes=False) for node in always)
+    return segments, refs, always_dump, always_refs, tree
 
 
 def _pure_value(node: ast.stmt) -> bool:
@@ -221,6 +289,35 @@ def entry_key(engine: str, requirement_code: str, target_fp: str, budget: dict[s
     payload = json.dumps({"evalgap": evalgap_fingerprint(), "engine": engine, "requirement": requirement_code,
                           "target": target_fp, "budget": budget}, sort_keys=True)
     return hashlib.sha256(payload.encode()).hexdigest()
+
+
+def aux_key(kind: str, parts: dict[str, Any]) -> str:
+    """The cache key of a result other than a verdict (``signatures`` of a target, ``analysis`` of a spec).
+
+    Args:
+        kind: what is stored.
+        parts: everything the result depends on besides evalgap itself and the tool versions (which
+            :func:`evalgap_fingerprint` adds), JSON-serializable.
+
+    Returns:
+        A SHA-256 hex digest.
+    """
+    payload = json.dumps({"evalgap": evalgap_fingerprint(), "kind": kind, **parts}, sort_keys=True)
+    return hashlib.sha256(payload.encode()).hexdigest()
+
+
+def module_closure_fingerprint(module: str, paths: tuple[str, ...]) -> str | None:
+    """SHA-256 of the whole text of ``module`` and of every project module it imports, transitively (what a
+    target's signatures depend on), or None when the module's source is not on ``paths``."""
+    seen: dict[str, bytes] = {}
+    _project_closure(module, paths, seen)
+    if module not in seen:
+        return None
+    h = hashlib.sha256()
+    for name in sorted(seen):
+        h.update(f"\0{name}\0".encode())
+        h.update(seen[name])
+    return h.hexdigest()
 
 
 def names_in(code: str) -> set[str]:
@@ -271,6 +368,27 @@ class ResultCache:
 
     def get(self, key: str) -> EngineVerdict | None:
         """The stored verdict for ``key``, or None (missing, unreadable, corrupt: a corrupt one is deleted)."""
+        payload = self.get_payload(key)
+        if payload is None:
+            return None
+        try:
+            return verdict_from_dict(payload)
+        except (ValueError, KeyError, TypeError, AttributeError):
+            self.hits -= 1  # counted by get_payload, but not a usable verdict
+            self._reject(key)
+            return None
+
+    def _reject(self, key: str) -> None:
+        self.rejected += 1
+        self.misses += 1
+        try:
+            self._path(key).unlink()
+        except OSError:
+            pass
+
+    def get_payload(self, key: str) -> Any:
+        """The JSON payload stored for ``key`` (a verdict, a target's signatures, an analysis report), or
+        None when it is missing, unreadable, or corrupt (a corrupt entry is deleted: never trusted)."""
         path = self._path(key)
         try:
             raw = path.read_text(encoding="utf-8")
@@ -282,17 +400,11 @@ class ResultCache:
             body = json.dumps(entry["payload"], sort_keys=True)
             if entry.get("key") != key or entry.get("sha256") != hashlib.sha256(body.encode()).hexdigest():
                 raise ValueError("checksum or key mismatch")
-            verdict = verdict_from_dict(entry["payload"])
+            self.hits += 1
+            return entry["payload"]
         except (ValueError, KeyError, TypeError, AttributeError):
-            self.rejected += 1
-            self.misses += 1
-            try:
-                path.unlink()
-            except OSError:
-                pass
+            self._reject(key)
             return None
-        self.hits += 1
-        return verdict
 
     def contains(self, key: str | None) -> bool:
         """Whether an entry file exists for ``key`` (not validated: :meth:`get` does that)."""
@@ -300,7 +412,11 @@ class ResultCache:
 
     def put(self, key: str, verdict: EngineVerdict) -> None:
         """Store ``verdict`` under ``key`` atomically; failures to write (read-only disk) are ignored."""
-        payload = verdict_to_dict(verdict)
+        self.put_payload(key, verdict_to_dict(verdict))
+
+    def put_payload(self, key: str, payload: Any) -> None:
+        """Store a JSON-serializable ``payload`` under ``key`` atomically (temporary file, then
+        ``os.replace``); failures to write (read-only disk) are ignored."""
         body = json.dumps(payload, sort_keys=True)
         entry = {"key": key, "sha256": hashlib.sha256(body.encode()).hexdigest(), "payload": payload}
         path = self._path(key)

@@ -7,17 +7,20 @@ Commands take their output streams from click, so tests call them in-process wit
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import click
 
 from evalgap.specs_lang import SpecError
 from evalgap.specs_lang.ast import Spec
+from evalgap.verifier.cache import ResultCache, default_cache_dir
 from evalgap.verifier.case import MANIFEST, Case, load_case
 from evalgap.verifier.engine import CheckOptions, check_spec, warm_up
 from evalgap.verifier.errors import UsageError, VerifierError
@@ -26,7 +29,6 @@ from evalgap.verifier.gap import EXIT_OK, EXIT_REFUTED, EXIT_USAGE, GapReport, b
 from evalgap.verifier.options import PROFILES, default_jobs, parse_engines, resolve_budget, resolve_settings
 from evalgap.verifier.speccheck import load_checked
 from evalgap.verifier.outputs import FORMATS, Destination, plan_outputs, render
-from evalgap.verifier.report_text import check_progress, render_text
 from evalgap.verifier.explain import explain as explain_requirement
 from evalgap.verifier.report_diff import diff_reports, render_diff
 from evalgap.verifier.report_json import load_report, schema_text
@@ -133,8 +135,9 @@ def check(spec: Path, target_arg: str | None, formats: tuple[str, ...], outputs:
                             cache=settings.cache)
         if not opts.cache:
             warm_up(opts)  # fork servers start while the spec is parsed (with the cache: after lookups)
+        cache = ResultCache(default_cache_dir()) if opts.cache else None
         spec_path, target, case = _locate(spec, target_arg)
-        loaded, target = load_checked(spec_path, target, strict_target=False)
+        loaded, target = load_checked(spec_path, target, strict_target=False, cache=cache)
         parsed = loaded.spec
         source = loaded.sources[loaded.files[0]]
         if target is None:
@@ -150,7 +153,9 @@ def check(spec: Path, target_arg: str | None, formats: tuple[str, ...], outputs:
         _fail(f"error: {exc}")
         return
     started = time.monotonic()
-    with check_progress(len(parsed.all_requirements()), sys.stderr) as tick:
+    # the Z3 analysis of the spec runs beside the checks (no serial phase; Z3 releases the GIL)
+    analysis_job = _background(lambda: _analysis(parsed, loaded.sources, cache)) if analysis else None
+    with _progress(len(parsed.all_requirements())) as tick:
         results = check_spec(parsed, source, target, opts, progress=tick, sources=loaded.sources)
     expected: dict[str, tuple[str, ...]] = {}
     if case is not None:
@@ -159,13 +164,12 @@ def check(spec: Path, target_arg: str | None, formats: tuple[str, ...], outputs:
     report = build_report(parsed.name, parsed.title, str(spec_path), target.display, budget_s, results,
                           time.monotonic() - started, expected, spec=parsed, target_file=target.file,
                           tests=suite)
-    if analysis:
+    if analysis_job is not None:
         from dataclasses import replace
 
-        from evalgap.verifier.analysis import analyze_spec
         from evalgap.verifier.gap import spec_findings_from
 
-        found = analyze_spec(parsed)
+        found = analysis_job()
         report = replace(report, analysis=found, spec_findings=spec_findings_from(found))
     if emit_dir is not None:
         try:
@@ -177,6 +181,45 @@ def check(spec: Path, target_arg: str | None, formats: tuple[str, ...], outputs:
     for dest in dests:
         _emit(report, dest)
     raise SystemExit(exit_code(report, fail))
+
+
+def _analysis(parsed: Spec, sources: dict[str, str], cache: ResultCache | None) -> Any:
+    from evalgap.verifier.analysis import analyze_spec_cached
+
+    return analyze_spec_cached(parsed, sources, cache)
+
+
+def _background(fn: Callable[[], Any]) -> Callable[[], Any]:
+    """Run ``fn`` in a daemon thread; the returned function waits for it and returns its result (or raises
+    its exception)."""
+    box: list[Any] = []
+
+    def run() -> None:
+        try:
+            box.append((True, fn()))
+        except BaseException as exc:  # noqa: BLE001 - re-raised in the caller's thread
+            box.append((False, exc))
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+
+    def wait() -> Any:
+        thread.join()
+        ok, value = box[0]
+        if not ok:
+            raise value
+        return value
+    return wait
+
+
+def _progress(total: int) -> Any:
+    """The progress bar of :func:`evalgap.verifier.report_text.check_progress` on a terminal; off a terminal a
+    no-op (without importing rich)."""
+    if sys.stderr.isatty():
+        from evalgap.verifier.report_text import check_progress
+
+        return check_progress(total, sys.stderr)
+    return contextlib.nullcontext(lambda _r: None)
 
 
 def _check_suite(root: Path, target_arg: str | None, fmt: str, output: Path | None, budget: float | None,
@@ -213,6 +256,8 @@ def _emit(report: GapReport, dest: Destination) -> None:
     if dest.path is not None:
         _write_atomic(dest.path, render(report, dest.fmt, color=False))
     elif dest.fmt == "text":
+        from evalgap.verifier.report_text import render_text
+
         render_text(report, sys.stdout)
     else:
         click.echo(render(report, dest.fmt), nl=False)

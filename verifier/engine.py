@@ -125,7 +125,7 @@ def replay(harness_dir: Path, harness: Harness, target: Target, function: str, a
         ``error``, or the worker status ``timeout``/``crashed``/... when it produced no result).
     """
     request = {"paths": [str(harness_dir), *target.paths], "harness": harness.module, "function": function,
-               "args": args, "expect_zero": expect_zero}
+               "args": args, "expect_zero": expect_zero, "target_module": target.module}
     out = run_worker("evalgap.verifier.replay_worker", request, Limits(cpu_s=20, wall_s=wall_limit(20, 0)))
     if out.result is None:
         return ReplayResult(out.status, {"stderr": out.stderr, "returncode": out.returncode}, out.status)
@@ -193,9 +193,18 @@ def _from_replay(ob: Obligation, rep: ReplayResult, args: list[str], budget: Bud
         return EngineVerdict(engine, Verdict.UNKNOWN, "precondition violated by counterexample: "
                              f"{call} does not meet the preconditions, so it refutes nothing", budget, call, named,
                              elapsed)
-    if rep.outcome == "exception" and not d.get("in_harness"):
+    origin = d.get("origin") or ("spec" if d.get("in_harness") else "target")
+    if rep.outcome == "exception" and origin == "target":  # a frame of the target's code is on the traceback
         return EngineVerdict(engine, Verdict.REFUTED, f"raised {d.get('type')}: {d.get('message')} (the spec "
                              "allows no exception here; replayed concretely)", budget, call, named, elapsed)
+    if rep.outcome == "exception" and origin == "boundary":
+        return EngineVerdict(engine, Verdict.UNKNOWN, f"spec error: calling the target failed at the call "
+                             f"boundary with {d.get('type')}: {d.get('message')} on {call} (the spec's signature "
+                             "does not match the target's; the target did not run)", budget, call, named, elapsed)
+    if rep.outcome == "exception" and origin == "engine":
+        return EngineVerdict(engine, Verdict.UNKNOWN, f"engine error: replaying {call} raised {d.get('type')}: "
+                             f"{d.get('message')} before the harness ran (the counterexample does not fit the "
+                             "check function)", budget, call, named, elapsed)
     if rep.outcome == "exception":
         return EngineVerdict(engine, Verdict.UNKNOWN, f"spec error: the spec's own expression raised "
                              f"{d.get('type')}: {d.get('message')} on {call}", budget, call, named, elapsed)
@@ -432,6 +441,14 @@ def _check_one(req: A.Requirement, owner: object, ob: Obligation, harness: Harne
                              elapsed_s=time.monotonic() - start)
 
 
+def _estimated_cost(ob: Obligation) -> int:
+    """A rough rank of how long ``ob`` takes to check (higher: longer): symbolic inputs multiply paths,
+    each checked clause is a separate CrossHair condition; examples are concrete calls (cheap)."""
+    if ob.kind not in ("function", "scenario"):
+        return 1
+    return 10 + 10 * len(ob.params) + len(ob.checks)
+
+
 def warm_up(opts: CheckOptions, requirements: int | None = None) -> None:
     """Start the fork servers ``opts`` will need in the background (call early, e.g. before parsing, so
     their start-up overlaps other work); ``requirements`` caps how many of each kind are started."""
@@ -466,6 +483,7 @@ def check_spec(spec: A.Spec, source: str, target: Target, opts: CheckOptions,
     if todo:
         warm_up(replace(opts, engines=tuple(dict.fromkeys(e for e, _ in todo if e != "example"))),
                 len({ob.req_id for _, ob in todo}))
+    cost = {ob.req_id: _estimated_cost(ob) for _, ob in todo}
     with tempfile.TemporaryDirectory(prefix="evalgap-harness-") as tmp:
         hdir = Path(tmp)
         (hdir / f"{harness.module}.py").write_text(harness.source, encoding="utf-8")
@@ -484,5 +502,9 @@ def check_spec(spec: A.Spec, source: str, target: Target, opts: CheckOptions,
                 progress(res)
             return res
 
+        # longest first (LPT): the slow requirements start at once and the quick ones fill the gaps, so
+        # with N workers the last one to finish is rarely a slow one started late; results in source order
+        order = sorted(range(len(pairs)), key=lambda i: -cost.get(pairs[i][0].id, 0))
         with ThreadPoolExecutor(max_workers=max(1, opts.jobs)) as pool:
-            return list(pool.map(run, pairs))
+            futures = {i: pool.submit(run, pairs[i]) for i in order}
+            return [futures[i].result() for i in range(len(pairs))]

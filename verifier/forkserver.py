@@ -185,41 +185,94 @@ class ForkServer:
 
 
 class ServerPool:
-    """Idle fork servers per kind, shared by the engine's worker threads."""
+    """Idle fork servers per kind, shared by the engine's worker threads.
+
+    Servers being started count as coming: a thread that finds no idle server waits for one that is being
+    started (by :meth:`start` or another thread) rather than starting yet another, unless every server
+    coming is already awaited by other threads. So ``-j N`` starts N servers of a kind, not 2N.
+    """
 
     def __init__(self) -> None:
         self._idle: dict[str, list[ForkServer]] = {}
-        self._lock = threading.Lock()
+        self._starting: dict[str, int] = {}
+        self._waiting: dict[str, int] = {}
+        self._cond = threading.Condition()
         self._all: list[ForkServer] = []
 
-    def acquire(self, kind: str, env: dict[str, str]) -> ForkServer:
-        """An idle live server of ``kind``, started if none is idle. Raises OSError if it cannot start."""
-        with self._lock:
-            idle = self._idle.setdefault(kind, [])
-            while idle:
-                server = idle.pop()
-                if server.alive():
-                    return server
-        server = ForkServer(kind, env)
-        with self._lock:
-            self._all.append(server)
+    def _new(self, kind: str, env: dict[str, str], background: bool = False) -> ForkServer:
+        """Start a server of ``kind``, counted as coming while it starts. ``background``: the caller counted
+        it already, and it goes to the idle pool in the same step as it stops counting as coming (so no
+        waiting thread sees it as neither). Raises OSError."""
+        with self._cond:
+            if not background:
+                self._starting[kind] = self._starting.get(kind, 0) + 1
+        server = None
+        try:
+            server = ForkServer(kind, env)
+        finally:
+            with self._cond:
+                self._starting[kind] -= 1
+                if server is not None:
+                    self._all.append(server)
+                    if background:
+                        self._idle.setdefault(kind, []).append(server)
+                self._cond.notify_all()
         return server
+
+    def acquire(self, kind: str, env: dict[str, str]) -> ForkServer:
+        """An idle live server of ``kind``; else one being started; else a new one. Raises OSError if it
+        cannot start."""
+        with self._cond:
+            while True:
+                idle = self._idle.setdefault(kind, [])
+                while idle:
+                    server = idle.pop()
+                    if server.alive():
+                        return server
+                if self._starting.get(kind, 0) <= self._waiting.get(kind, 0):
+                    break
+                self._waiting[kind] = self._waiting.get(kind, 0) + 1
+                try:
+                    self._cond.wait(timeout=120)
+                finally:
+                    self._waiting[kind] -= 1
+        return self._new(kind, env)
+
+    def start_background(self, kind: str, env: dict[str, str]) -> None:
+        """Start one more server of ``kind`` in a background thread and put it in the idle pool (it counts as
+        coming from this call on, so :meth:`acquire` waits for it; a server that cannot start is dropped)."""
+        with self._cond:
+            self._starting[kind] = self._starting.get(kind, 0) + 1
+
+        def run() -> None:
+            try:
+                self._new(kind, env, background=True)
+            except OSError:
+                pass
+
+        threading.Thread(target=run, daemon=True).start()
+
+    def coming(self, kind: str) -> int:
+        """How many servers of ``kind`` are idle or being started now."""
+        with self._cond:
+            return len(self._idle.get(kind, [])) + self._starting.get(kind, 0)
 
     def idle_count(self, kind: str) -> int:
         """How many servers of ``kind`` are idle now."""
-        with self._lock:
+        with self._cond:
             return len(self._idle.get(kind, []))
 
     def release(self, server: ForkServer) -> None:
         """Give ``server`` back (a dead one is dropped)."""
         if not server.alive():
             return
-        with self._lock:
+        with self._cond:
             self._idle.setdefault(server.kind, []).append(server)
+            self._cond.notify_all()
 
     def close(self) -> None:
         """Stop every server."""
-        with self._lock:
+        with self._cond:
             servers, self._all, self._idle = self._all, [], {}
         for s in servers:
             s.close()

@@ -8,7 +8,6 @@ findings (e.g. the Z3 analysis) and formalization coverage. Every flag and exit 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from importlib import metadata
 from typing import Any
 
 from evalgap.specs_lang import ast as A
@@ -53,10 +52,9 @@ DEFAULT_FAIL_ON = ("refuted", "unknown")
 
 
 def _version(dist: str) -> str:
-    try:
-        return metadata.version(dist)
-    except metadata.PackageNotFoundError:
-        return "not installed"
+    from evalgap.verifier.cache import dist_version  # no importlib.metadata on the common path
+
+    return dist_version(dist) or "not installed"
 
 
 @dataclass(frozen=True)

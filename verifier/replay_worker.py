@@ -5,14 +5,16 @@ it would turn icontract's checks into no-ops); the worker first proves enforceme
 function with a violated postcondition and requiring ``icontract.ViolationError``.
 
 Request keys: ``paths``, ``harness``, ``function``, ``args`` (Python source of each positional argument,
-as CrossHair printed it; evaluated in the harness module's namespace).
+as CrossHair printed it; evaluated in the harness module's namespace), ``target_module`` (the module under
+check, whose folder tells the target's frames apart in a traceback).
 
 Result keys: ``outcome`` one of
 
 * ``violation``: a contract raised ``ViolationError``; ``kind`` is ``pre`` or ``post``, ``message`` its text,
   ``returned`` (for scenarios and examples, the failing check's index from the unchecked call);
 * ``exception``: the call raised another exception: ``type``, ``message``, ``in_harness`` (True when the
-  innermost frame is in the harness, i.e. the spec's own expression raised), ``traceback``;
+  innermost frame is in the harness), ``origin`` (who raised it, from the traceback, see :func:`origin`),
+  ``traceback``;
 * ``passed``: the call returned normally and every contract held (the counterexample does not reproduce);
 * ``bad-args``: an argument could not be evaluated (its printed form is not valid Python);
 * ``error``: the harness could not be imported, or enforcement is off (``stage`` says which).
@@ -59,6 +61,52 @@ def _build_args(sources: list[str], namespace: dict[str, Any]) -> list[Any]:
     value = eval("[" + ", ".join(sources) + "]", namespace)  # noqa: S307 - CrossHair's repr of values
     assert isinstance(value, list)
     return value
+
+
+_BOUNDARY_WORDS = ("argument", "positional", "keyword", "takes", "missing", "required", "unexpected")
+
+
+def origin(exc: BaseException, harness_file: str, target_roots: list[str]) -> str:
+    """Who raised ``exc``, read from its traceback (outermost frame first).
+
+    Returns:
+        ``target`` when a frame of the target's own code (a file under one of ``target_roots``, the harness
+        excepted) is on the traceback: the target ran and raised (also through a library it called);
+        ``boundary`` when the innermost frame is the harness's call site and ``exc`` is a ``TypeError`` about
+        the call's arguments (wrong number or names: a spec/signature mismatch, the target never ran);
+        ``spec`` when the innermost harness frame raised otherwise, or a library the spec's expression called
+        did (the spec's own expression is at fault); ``engine`` when no harness frame was reached (the
+        replayed arguments do not fit the check function itself).
+    """
+    frames = traceback.extract_tb(exc.__traceback__)
+    files = [os.path.abspath(f.filename) for f in frames]
+    harness_at = [i for i, f in enumerate(files) if f == harness_file]
+    if not harness_at:
+        return "engine"
+    roots = [os.path.join(os.path.abspath(r), "") for r in target_roots if r]
+    below = files[harness_at[0] + 1:]
+    if any(f != harness_file and any(f.startswith(r) and (_is_library(r) or not _is_library(f)) for r in roots)
+           for f in below):
+        return "target"
+    if (isinstance(exc, TypeError) and harness_at[-1] == len(files) - 1
+            and any(w in str(exc) for w in _BOUNDARY_WORDS)):
+        return "boundary"
+    return "spec"
+
+
+def _is_library(path: str) -> bool:
+    """Whether ``path`` belongs to the interpreter or an installed package (a virtual environment inside the
+    target's folder is not the target's code)."""
+    prefixes = {os.path.join(os.path.abspath(p), "") for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)}
+    return any(path.startswith(p) for p in prefixes) or any(
+        part in ("site-packages", "dist-packages") for part in path.split(os.sep))
+
+
+def _target_roots(req: dict[str, Any]) -> list[str]:
+    """The folder of the target module (its package folder, or the folder of a single-file module)."""
+    mod = sys.modules.get(str(req.get("target_module") or ""))
+    file = getattr(mod, "__file__", None)
+    return [os.path.dirname(os.path.abspath(file))] if file else []
 
 
 def main(argv: list[str]) -> int:
@@ -108,7 +156,9 @@ def main(argv: list[str]) -> int:
         tb = traceback.extract_tb(exc.__traceback__)
         innermost = os.path.abspath(tb[-1].filename) if tb else ""
         _write(out, {"outcome": "exception", "type": type(exc).__name__, "message": str(exc)[:2000],
-                     "in_harness": innermost == harness_file, "traceback": traceback.format_exc()[-3000:]})
+                     "in_harness": innermost == harness_file,
+                     "origin": origin(exc, harness_file, _target_roots(req)),
+                     "traceback": traceback.format_exc()[-3000:]})
         return 0
     if req.get("expect_zero") and returned != 0:
         _write(out, {"outcome": "violation", "kind": "post", "message": "check returned a failing index",

@@ -148,17 +148,10 @@ def prestart(modules: list[str], count: int) -> None:
     if not forkserver.enabled():
         return
 
-    def start(module: str) -> None:
-        try:
-            server = forkserver.pool().acquire(module, _server_env())
-        except OSError:
-            return
-        forkserver.pool().release(server)
-
     for module in modules:
         if module in forkserver.KINDS:
-            for _ in range(max(0, count - forkserver.pool().idle_count(module))):
-                threading.Thread(target=start, args=(module,), daemon=True).start()
+            for _ in range(max(0, count - forkserver.pool().coming(module))):
+                forkserver.pool().start_background(module, _server_env())
 
 
 def _run_served(module: str, req_path: Path, out_path: Path, work: Path,

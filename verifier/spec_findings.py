@@ -12,11 +12,13 @@ code 3 when nothing worse).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
+from typing import Any
 
 from evalgap.specs_lang.errors import CODES
 
-__all__ = ["SpecFinding", "AnalysisReport", "ANALYSIS_CODES", "FINDING_KINDS", "analysis_exit_code"]
+__all__ = ["SpecFinding", "AnalysisReport", "ANALYSIS_CODES", "FINDING_KINDS", "analysis_exit_code",
+           "report_to_dict", "report_from_dict"]
 
 #: EG3xx codes with their one-line meaning (the rows of the one diagnostics table,
 #: :data:`evalgap.specs_lang.errors.CODES`).
@@ -93,3 +95,27 @@ def analysis_exit_code(report: AnalysisReport) -> int:
     if "unknown" in sev:
         return 3
     return 0
+
+
+def report_to_dict(report: AnalysisReport) -> dict[str, Any]:
+    """JSON-ready form of ``report`` (for the result cache; inverse: :func:`report_from_dict`)."""
+    return asdict(report)
+
+
+def report_from_dict(d: dict[str, Any]) -> AnalysisReport:
+    """Rebuild an :class:`AnalysisReport`.
+
+    Raises:
+        KeyError, TypeError, ValueError: a malformed dict (e.g. an unknown finding kind or severity).
+    """
+    findings = []
+    for f in d["findings"]:
+        fields = dict(f)
+        fields["requirements"] = tuple(str(r) for r in fields["requirements"])
+        fields["details"] = tuple(str(x) for x in fields.get("details", ()))
+        finding = SpecFinding(**fields)
+        if finding.kind not in FINDING_KINDS or finding.severity not in ("error", "warning", "info", "unknown"):
+            raise ValueError(f"bad finding kind/severity {finding.kind}/{finding.severity}")
+        findings.append(finding)
+    return AnalysisReport(str(d["spec_name"]), str(d["spec_file"]), tuple(findings), float(d["timeout_s"]),
+                          float(d["elapsed_s"]), d.get("config_file"), dict(d.get("tools") or {}))

@@ -4,6 +4,7 @@ sandboxed subprocess: the shared front half of ``evalgap check`` and ``evalgap l
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from evalgap.specs_lang.check import check_spec
 from evalgap.specs_lang.loader import LoadedSpec, load_spec
@@ -11,6 +12,9 @@ from evalgap.specs_lang.signatures import ModuleSig
 from evalgap.verifier.errors import TargetError
 from evalgap.verifier.signatures import target_signatures
 from evalgap.verifier.targets import Target, resolve_target
+
+if TYPE_CHECKING:
+    from evalgap.verifier.cache import ResultCache
 
 __all__ = ["load_checked", "spec_target"]
 
@@ -26,7 +30,8 @@ def spec_target(loaded: LoadedSpec, spec_path: Path) -> Target | None:
     return resolve_target(loaded.spec.target, spec_path.parent.resolve())
 
 
-def load_checked(spec_path: Path, target: Target | None, strict_target: bool) -> tuple[LoadedSpec, Target | None]:
+def load_checked(spec_path: Path, target: Target | None, strict_target: bool,
+                 cache: ResultCache | None = None) -> tuple[LoadedSpec, Target | None]:
     """Parse ``spec_path`` and its imports, read the target's signatures, run all checks.
 
     Args:
@@ -48,7 +53,7 @@ def load_checked(spec_path: Path, target: Target | None, strict_target: bool) ->
     sigs: ModuleSig | None = None
     if target is not None:
         try:
-            sigs = target_signatures(target)
+            sigs = target_signatures(target, cache=cache)
         except TargetError:
             if strict_target:
                 raise
