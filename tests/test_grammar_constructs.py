@@ -79,7 +79,7 @@ def test_generator_argument() -> None:
 
 @pytest.mark.parametrize("text, code", [
     ('requirement R "p"\n  example (1..2) == 3\n', "EG101"),
-    ('requirement R "p"\n  example a and forall x in y: x\n', "EG101"),
+    ('requirement R "p"\n  example a == forall x in y: x\n', "EG101"),
     ('function f(n: int in 0..) -> int\n', "EG101"),
     ('record R: x int\n', "EG101"),
 ])
@@ -90,7 +90,7 @@ def test_syntax_errors_have_codes_and_spans(text: str, code: str) -> None:
     assert d.code == code and 1 <= d.span.line <= text.count("\n") + 1
 
 
-def test_quantifier_after_and_hints_parentheses() -> None:
+def test_quantifier_after_comparison_hints_parentheses() -> None:
     with pytest.raises(SpecSyntaxError) as info:
-        parse('requirement R "p"\n  example a and forall x in y: x\n')
+        parse('requirement R "p"\n  example a == forall x in y: x\n')
     assert "parentheses" in (info.value.diagnostics[0].hint or "")
