@@ -13,10 +13,12 @@ domain (there ``forall`` is an ordinary name, as in lark).
 from __future__ import annotations
 
 import ast as pyast
+from bisect import bisect_right
 from typing import Any, Final
 
 from evalgap.specs_lang import ast as A
-from evalgap.specs_lang.fastlex import Reject, Tok, relex, tokenize
+from evalgap.specs_lang import fastnodes as F
+from evalgap.specs_lang.fastlex import Lines, Reject, Tok, is_float, relex, tokenize
 
 __all__ = ["ExprParser", "literal"]
 
@@ -27,6 +29,12 @@ FULL_KW: Final = frozenset(("True", "False", "None", "not", "forall", "exists"))
 _CMP_SYM: Final = frozenset(("<", ">", "==", ">=", "<=", "!="))
 _CMP_KW: Final = ("in", "not", "is")
 _ADD: Final = frozenset(("+", "-"))
+#: Tokens that are a whole operand by themselves (a NAME may still be a keyword: callers check).
+_SIMPLE: Final = frozenset(("NAME", "NUM", "STRING", "BYTES"))
+#: Tokens that end an expression (nothing after a simple operand can continue it).
+_ENDS: Final = frozenset(("NL", ")", ",", "]", "}", ":", "EOF"))
+#: Tokens after an operand that continue neither an arithmetic expression nor a postfix one.
+_NO_ARITH: Final = _ENDS | {"<", ">", "==", ">=", "<=", "!=", "NAME", "==>", "<==>"}
 _MUL: Final = frozenset(("*", "/", "//", "%"))
 
 
@@ -60,17 +68,30 @@ class ExprParser:
         self.src = src
         self.file = file
         self.toks = tokenize(src)
+        self.starts = Lines(src).starts
         self.i = 0
 
     # ------------------------------------------------------------------ token helpers
     def span(self, s: int, e: int) -> A.Span:
         """From the start of token ``s`` to the end of token ``e`` (lark's meta of a rule)."""
-        a, b = self.toks[s], self.toks[e]
-        return A.Span(self.file, a[3], a[4], b[5], b[6])
+        starts = self.starts
+        a = self.toks[s][2]
+        t = self.toks[e]
+        b = t[2] + len(t[1])
+        la = bisect_right(starts, a)
+        ca = a - starts[la - 1] + 1
+        if b < starts[la]:  # ends on the same line (``starts`` ends with a start past the text)
+            return F.Span(self.file, la, ca, la, b - starts[la - 1] + 1)
+        lb = bisect_right(starts, b)
+        return F.Span(self.file, la, ca, lb, b - starts[lb - 1] + 1)
 
     def tspan(self, t: Tok) -> A.Span:
-        """The span of one token."""
-        return A.Span(self.file, t[3], t[4], t[5], t[6])
+        """The span of one token (not an ``NL``: it ends on the line it starts on)."""
+        starts = self.starts
+        a = t[2]
+        la = bisect_right(starts, a)
+        ca = a - starts[la - 1] + 1
+        return F.Span(self.file, la, ca, la, ca + len(t[1]))
 
     def expect(self, kind: str) -> Tok:
         """Consume a token of ``kind`` (``NL``, ``STRING``, ``(`` ...)."""
@@ -123,6 +144,10 @@ class ExprParser:
         """``expr``: an ``<==>`` chain of ``==>`` expressions; a quantifier may stand here."""
         toks = self.toks
         s = self.i
+        t = toks[s]
+        if toks[s + 1][0] in _ENDS and t[0] in _SIMPLE and t[1] not in _QUANT and t[1] != "not":
+            self.i = s + 1  # fast path: one name or literal, then `)`, `,`, end of line ...
+            return self.simple(t)
         left = self.implies()
         if toks[self.i][0] != "<==>":
             return left
@@ -132,7 +157,7 @@ class ExprParser:
             parts.append(self.implies())
         sp = self.span(s, self.i - 1)
         for p in parts[1:]:
-            left = A.Iff(left, p, sp)
+            left = F.Iff(left, p, sp)
         return left
 
     def implies(self) -> A.Expr:
@@ -142,7 +167,7 @@ class ExprParser:
             return left
         self.i += 1
         right = self.implies()
-        return A.Implies(left, right, self.span(s, self.i - 1))
+        return F.Implies(left, right, self.span(s, self.i - 1))
 
     def test(self, open_: bool) -> A.Expr:
         s = self.i
@@ -153,7 +178,7 @@ class ExprParser:
         cond = self.or_test(False)
         self.expect_kw("else")
         orelse = self.test(False)
-        return A.IfExp(body, cond, orelse, self.span(s, self.i - 1))
+        return F.IfExp(body, cond, orelse, self.span(s, self.i - 1))
 
     def or_test(self, open_: bool) -> A.Expr:
         s = self.i
@@ -164,7 +189,7 @@ class ExprParser:
         while self.toks[self.i][0] == "NAME" and self.kw(("or",)) is not None:
             self.i += 1
             values.append(self.and_test(open_))
-        return A.BoolOp("or", tuple(values), self.span(s, self.i - 1))
+        return F.BoolOp("or", tuple(values), self.span(s, self.i - 1))
 
     def and_test(self, open_: bool) -> A.Expr:
         s = self.i
@@ -175,7 +200,7 @@ class ExprParser:
         while self.toks[self.i][0] == "NAME" and self.kw(("and",)) is not None:
             self.i += 1
             values.append(self.not_test(open_))
-        return A.BoolOp("and", tuple(values), self.span(s, self.i - 1))
+        return F.BoolOp("and", tuple(values), self.span(s, self.i - 1))
 
     def not_test(self, open_: bool) -> A.Expr:
         t = self.toks[self.i]
@@ -184,7 +209,7 @@ class ExprParser:
                 s = self.i
                 self.i += 1
                 operand = self.not_test(open_)
-                return A.Not(operand, self.span(s, self.i - 1))
+                return F.Not(operand, self.span(s, self.i - 1))
             if open_ and t[1] in _QUANT:
                 return self.quantifier()
         return self.comparison()
@@ -202,7 +227,7 @@ class ExprParser:
         domain = self.or_test(False)
         self.expect(":")
         body = self.expr()
-        return A.Quantifier(kind, tuple(names), domain, body, self.span(s, self.i - 1))
+        return F.Quantifier(kind, tuple(names), domain, body, self.span(s, self.i - 1))
 
     def comparison(self) -> A.Expr:
         toks = self.toks
@@ -234,26 +259,51 @@ class ExprParser:
                 break
             ops.append(op)
             comps.append(self.arith())
-        return A.Compare(left, tuple(ops), tuple(comps), self.span(s, self.i - 1))
+        return F.Compare(left, tuple(ops), tuple(comps), self.span(s, self.i - 1))
 
     def arith(self) -> A.Expr:
-        return self.binop_chain(_ADD, self.term)
-
-    def term(self) -> A.Expr:
-        return self.binop_chain(_MUL, self.unary)
-
-    def binop_chain(self, ops: frozenset[str], operand: Any) -> A.Expr:
-        """``operand (op operand)*``, left-associative; each BinOp spans its left operand's start to its right
-        operand's end (``build.py``: the operands' own spans, so ``(a) + b`` starts at ``a``)."""
+        """``term (("+"|"-") term)*``. Each BinOp of a ``+ - * / // %`` chain spans its left operand's start to
+        its right operand's end (``build.py`` takes the operands' own spans, so ``(a) + b`` starts at ``a``)."""
         toks = self.toks
-        left: A.Expr = operand()
-        while toks[self.i][0] in ops:
+        s = self.i
+        t = toks[s]
+        if toks[s + 1][0] in _NO_ARITH and t[0] in _SIMPLE:
+            self.i = s + 1  # fast path: one name or literal, then no operator of this level or tighter
+            return self.simple(t)
+        left = self.term()
+        while toks[self.i][0] in _ADD:
             op = toks[self.i][0]
             self.i += 1
-            right = operand()
+            right = self.term()
             a, b = left.span, right.span
-            left = A.BinOp(op, left, right, A.Span(self.file, a.line, a.col, b.end_line, b.end_col))
+            left = F.BinOp(op, left, right, F.Span(self.file, a.line, a.col, b.end_line, b.end_col))
         return left
+
+    def term(self) -> A.Expr:
+        """``factor (("*"|"/"|"//"|"%") factor)*``, spans as in :meth:`arith`."""
+        toks = self.toks
+        left = self.unary()
+        while toks[self.i][0] in _MUL:
+            op = toks[self.i][0]
+            self.i += 1
+            right = self.unary()
+            a, b = left.span, right.span
+            left = F.BinOp(op, left, right, F.Span(self.file, a.line, a.col, b.end_line, b.end_col))
+        return left
+
+    def simple(self, t: Tok) -> A.Expr:
+        """The Name or Const of one NAME, NUM, STRING or BYTES token (a word here is a name, except the
+        constants ``True``, ``False``, ``None``)."""
+        k = t[0]
+        if k == "NAME":
+            w = t[1]
+            if w in _CONSTS:
+                return F.Const(_CONSTS[w], self.tspan(t))
+            return F.Name(w, self.tspan(t))
+        if k == "NUM":
+            v = t[1]
+            return F.Const(float(v) if is_float(v) else int(v.replace("_", "")), self.tspan(t))
+        return F.Const(literal(t), self.tspan(t))
 
     def unary(self) -> A.Expr:
         t = self.toks[self.i]
@@ -261,14 +311,14 @@ class ExprParser:
             s = self.i
             self.i += 1
             operand = self.unary()
-            return A.UnaryOp(t[0], operand, self.span(s, self.i - 1))
+            return F.UnaryOp(t[0], operand, self.span(s, self.i - 1))
         s = self.i
         base = self.postfix()
         if self.toks[self.i][0] != "**":
             return base
         self.i += 1
         exp = self.unary()
-        return A.BinOp("**", base, exp, self.span(s, self.i - 1))
+        return F.BinOp("**", base, exp, self.span(s, self.i - 1))
 
     def postfix(self) -> A.Expr:
         toks = self.toks
@@ -282,10 +332,10 @@ class ExprParser:
                 self.i += 1
                 index = self.subscript()
                 self.expect("]")
-                node = A.Subscript(node, index, self.span(s, self.i - 1))
+                node = F.Subscript(node, index, self.span(s, self.i - 1))
             elif k == ".":
                 self.i += 1
-                node = A.Attribute(node, self.name()[1], self.span(s, self.i - 1))
+                node = F.Attribute(node, self.name()[1], self.span(s, self.i - 1))
             else:
                 return node
 
@@ -300,7 +350,7 @@ class ExprParser:
                 names, it, conds = self.comp_for()
                 self.expect(")")
                 sp = self.span(s, self.i - 1)
-                args[0] = A.Comprehension("gen", first, names, it, conds, sp)
+                args[0] = F.Comprehension("gen", first, names, it, conds, sp)
                 return self.make_call(func, args, sp)
             while toks[self.i][0] == ",":
                 self.i += 1
@@ -315,8 +365,8 @@ class ExprParser:
         pos = tuple(a for a in args if not isinstance(a, A.Keyword))
         kws = tuple(a for a in args if isinstance(a, A.Keyword))
         if isinstance(func, A.Name) and func.id == "old" and len(pos) == 1 and not kws:
-            return A.Old(pos[0], sp)
-        return A.Call(func, pos, kws, sp)
+            return F.Old(pos[0], sp)
+        return F.Call(func, pos, kws, sp)
 
     def argument(self) -> Any:
         toks = self.toks
@@ -325,7 +375,7 @@ class ExprParser:
             s = self.i
             self.i += 2
             value = self.expr()
-            return A.Keyword(t[1], value, self.span(s, self.i - 1))
+            return F.Keyword(t[1], value, self.span(s, self.i - 1))
         return self.expr()
 
     def subscript(self) -> A.Expr | A.Slice:
@@ -343,7 +393,7 @@ class ExprParser:
             self.i += 1
             if toks[self.i][0] != "]":
                 step = self.expr()
-        return A.Slice(lower, upper, step, self.span(s, self.i - 1))
+        return F.Slice(lower, upper, step, self.span(s, self.i - 1))
 
     def comp_for(self) -> tuple[tuple[str, ...], A.Expr, tuple[A.Expr, ...]]:
         """``for NAME, ... in or_test (if or_test)*``; the current token is the ``for``."""
@@ -366,21 +416,9 @@ class ExprParser:
         s = self.i
         t = toks[s]
         k = t[0]
-        if k == "NAME":
+        if k in _SIMPLE:
             self.i += 1
-            w = t[1]
-            if w in _CONSTS:
-                return A.Const(_CONSTS[w], self.tspan(t))
-            return A.Name(w, self.tspan(t))
-        if k == "INT":
-            self.i += 1
-            return A.Const(int(t[1].replace("_", "")), self.tspan(t))
-        if k == "FLOAT":
-            self.i += 1
-            return A.Const(float(t[1]), self.tspan(t))
-        if k == "STRING" or k == "BYTES":
-            self.i += 1
-            return A.Const(literal(t), self.tspan(t))
+            return self.simple(t)
         if k == "(":
             return self.paren(s)
         if k == "[":
@@ -394,7 +432,7 @@ class ExprParser:
         self.i += 1
         if toks[self.i][0] == ")":
             self.i += 1
-            return A.TupleExpr((), self.span(s, self.i - 1))
+            return F.TupleExpr((), self.span(s, self.i - 1))
         first = self.expr()
         k = toks[self.i][0]
         if k == ")":
@@ -402,10 +440,10 @@ class ExprParser:
             return first
         if k == ",":
             elts = self.rest(first, ")")
-            return A.TupleExpr(elts, self.span(s, self.i - 1))
+            return F.TupleExpr(elts, self.span(s, self.i - 1))
         names, it, conds = self.comp_for()
         self.expect(")")
-        return A.Comprehension("gen", first, names, it, conds, self.span(s, self.i - 1))
+        return F.Comprehension("gen", first, names, it, conds, self.span(s, self.i - 1))
 
     def rest(self, first: A.Expr, close: str) -> tuple[A.Expr, ...]:
         """``("," expr)* ","? close`` after ``first``; consumes ``close``."""
@@ -424,21 +462,21 @@ class ExprParser:
         self.i += 1
         if toks[self.i][0] == "]":
             self.i += 1
-            return A.ListExpr((), self.span(s, self.i - 1))
+            return F.ListExpr((), self.span(s, self.i - 1))
         first = self.expr()
         if toks[self.i][0] in (",", "]"):
             elts = self.rest(first, "]")
-            return A.ListExpr(elts, self.span(s, self.i - 1))
+            return F.ListExpr(elts, self.span(s, self.i - 1))
         names, it, conds = self.comp_for()
         self.expect("]")
-        return A.Comprehension("list", first, names, it, conds, self.span(s, self.i - 1))
+        return F.Comprehension("list", first, names, it, conds, self.span(s, self.i - 1))
 
     def brace(self, s: int) -> A.Expr:
         toks = self.toks
         self.i += 1
         if toks[self.i][0] == "}":
             self.i += 1
-            return A.DictExpr((), (), self.span(s, self.i - 1))
+            return F.DictExpr((), (), self.span(s, self.i - 1))
         first = self.expr()
         k = toks[self.i][0]
         if k == ":":
@@ -453,10 +491,10 @@ class ExprParser:
                 self.expect(":")
                 values.append(self.expr())
             self.expect("}")
-            return A.DictExpr(tuple(keys), tuple(values), self.span(s, self.i - 1))
+            return F.DictExpr(tuple(keys), tuple(values), self.span(s, self.i - 1))
         if k in (",", "}"):
             elts = self.rest(first, "}")
-            return A.SetExpr(elts, self.span(s, self.i - 1))
+            return F.SetExpr(elts, self.span(s, self.i - 1))
         names, it, conds = self.comp_for()
         self.expect("}")
-        return A.Comprehension("set", first, names, it, conds, self.span(s, self.i - 1))
+        return F.Comprehension("set", first, names, it, conds, self.span(s, self.i - 1))

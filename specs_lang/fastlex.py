@@ -16,17 +16,21 @@ normative one, which accepts the text or reports the error with its diagnostics.
 
 from __future__ import annotations
 
+import bisect
+import itertools
+import operator
 import re
 from typing import Final
 
-__all__ = ["Reject", "Tok", "tokenize", "relex", "K", "V", "OFF", "LINE", "COL", "ELINE", "ECOL"]
+__all__ = ["Reject", "Tok", "Lines", "tokenize", "relex", "is_float", "K", "V", "OFF"]
 
-#: A token: (kind, text, offset, line, column, end line, end column); lines and columns 1-based as in lark,
-#: end exclusive. ``kind`` is ``NAME``, ``INT``, ``FLOAT``, ``STRING``, ``BYTES``, ``PATHLIKE``, ``NL``,
-#: ``INDENT``, ``DEDENT``, ``EOF`` or the operator itself (``(``, ``==>`` ...). ``INDENT``/``DEDENT`` carry the
-#: position of the ``NL`` before them (lark's ``Token.new_borrow_pos``).
-Tok = tuple[str, str, int, int, int, int, int]
-K, V, OFF, LINE, COL, ELINE, ECOL = 0, 1, 2, 3, 4, 5, 6
+#: A token: (kind, text, offset into the source). ``kind`` is ``NAME`` (every word), ``NUM`` (an INT or a
+#: FLOAT: see :func:`is_float`), ``STRING``, ``BYTES``, ``PATHLIKE``, ``NL``, ``INDENT``, ``DEDENT``, ``EOF`` or
+#: the operator itself (``(``, ``==>`` ...). ``INDENT``/``DEDENT`` repeat the text and offset of the ``NL``
+#: before them (lark's ``Token.new_borrow_pos``). Lines and columns are computed only for spans
+#: (:class:`Lines`).
+Tok = tuple[str, str, int]
+K, V, OFF = 0, 1, 2
 
 
 class Reject(Exception):
@@ -54,14 +58,69 @@ MASTER: Final = _master(_NL, _BYTES, _NAME, _FLOAT, _INT, _STRING, _OP, _SKIP)
 NO_FLOAT: Final = _master(_NL, _BYTES, _NAME, _INT, _STRING, _OP, _SKIP)
 #: After ``target:`` a file path is one token.
 PATH_FIRST: Final = _master(_PATH, _NL, _BYTES, _NAME, _FLOAT, _INT, _STRING, _OP, _SKIP)
+#: The same terminals as MASTER, whitespace included, without groups: ``findall`` cuts the whole text at C speed.
+#: Most frequent first where the order does not matter (BYTES before NAME and FLOAT before INT do matter).
+_PIECES: Final = re.compile("|".join(re.sub(r"\(\?P<\w+>", "(?:", alt) for alt in (
+    r"[\t \f]++", _BYTES, r"[A-Za-z_][A-Za-z0-9_]*+", _OP, _NL, _FLOAT, _INT, _STRING, _SKIP)))
 
-_OPEN: Final = frozenset("([{")
-_CLOSE: Final = frozenset(")]}")
+_OPS: Final = {op: op for op in "<==> ==> ** // .. -> == >= <= != < > = + - * / % ( ) [ ] { } , : .".split()}
+_DEPTH: Final = {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}
+_KEEP: Final = {"WS": False, "COMMENT": False, "CONT": False}
 TAB_LEN: Final = 8
+
+
+class _PrefixKinds(dict[str, str]):
+    """The kind of a piece from its first two characters (the operators are looked up whole before)."""
+
+    def __missing__(self, two: str) -> str:
+        c = two[0]
+        if c in " \t\f":
+            kind = "WS"
+        elif c in "\r\n":
+            kind = "NL"
+        elif c == "b" and two[1:] in ("'", '"'):
+            kind = "BYTES"
+        elif c.isalpha() or c == "_":
+            kind = "NAME"
+        elif c.isdigit():
+            kind = "NUM"
+        elif c in "'\"":
+            kind = "STRING"
+        elif c == "#":
+            kind = "COMMENT"
+        else:
+            kind = "CONT"  # a backslash: the only other way a piece starts
+        self[two] = kind
+        return kind
+
+
+_KINDS: Final = _PrefixKinds()
+_TWO: Final = operator.itemgetter(slice(0, 2))
+
+
+def is_float(text: str) -> bool:
+    """Whether a ``NUM`` token is a FLOAT (``1.5``, ``1e5``) rather than an INT."""
+    return "." in text or "e" in text or "E" in text
+
+
+class Lines:
+    """Line starts of a text: offsets -> lark's 1-based line and column."""
+
+    def __init__(self, src: str) -> None:
+        self.starts = list(itertools.accumulate(map((1).__add__, map(len, src.split("\n"))), initial=0))
+
+    def pos(self, off: int) -> tuple[int, int]:
+        """(line, column) of the character at ``off`` (or of the position just after the text)."""
+        line = bisect.bisect_right(self.starts, off)
+        return line, off - self.starts[line - 1] + 1
 
 
 def tokenize(src: str) -> list[Tok]:
     """Tokens of ``src`` (which ends with a newline), then the closing ``DEDENT`` tokens and ``EOF``.
+
+    The text is cut into pieces by one regular expression (``findall``, at C speed); kinds, offsets and
+    bracket depths are computed with ``map``/``accumulate``; only the newlines are looked at one by one
+    (indentation, and no ``NL`` inside brackets).
 
     Args:
         src: the whole spec text, ending in ``\\n`` (``parse`` appends one).
@@ -73,69 +132,57 @@ def tokenize(src: str) -> list[Tok]:
         Reject: a character no token starts with, an unbalanced closing bracket, or a dedent to a column
             no enclosing block has (lark reports these: EG102, EG101, EG103).
     """
-    toks: list[Tok] = []
-    append = toks.append
-    line, ls, depth, expect = 1, 0, 0, 0
-    levels = [0]
-    last: Tok | None = None
-    for m in MASTER.finditer(src):
-        if m.start() != expect:
-            raise Reject("unexpected character")
-        kind = m.lastgroup
-        assert kind is not None
-        s, e = m.span(kind)
-        expect = m.end()
-        if kind == "NAME":
-            last = ("NAME", m.group(kind), s, line, s - ls + 1, line, e - ls + 1)
-            append(last)
-        elif kind == "OP":
-            val = m.group(kind)
-            if val in _OPEN:
-                depth += 1
-            elif val in _CLOSE:
-                depth -= 1
-                if depth < 0:
-                    raise Reject("unbalanced bracket")
-            last = (val, val, s, line, s - ls + 1, line, e - ls + 1)
-            append(last)
-        elif kind == "NL":
-            val = m.group(kind)
-            nl_line, col = line, s - ls + 1
-            cut = val.rfind("\n")
-            line += val.count("\n")
-            ls = s + cut + 1
-            last = ("NL", val, s, nl_line, col, line, e - ls + 1)
-            if depth:
-                continue
-            append(last)
-            indent_str = val[cut + 1:]
-            if "#" in indent_str:  # a comment-only last line: its indentation does not count (parser.py)
-                indent_str = indent_str.split("#", 1)[0]
-            indent = indent_str.count(" ") + indent_str.count("\t") * TAB_LEN
-            if indent > levels[-1]:
-                levels.append(indent)
-                append(("INDENT",) + last[1:])
-            elif indent < levels[-1]:
-                while indent < levels[-1]:
-                    levels.pop()
-                    append(("DEDENT",) + last[1:])
-                if indent != levels[-1]:
-                    raise Reject("dedent to no enclosing block")
-        elif kind == "COMMENT":
-            continue
-        elif kind == "CONT":
-            line += 1
-            ls = e
-        else:  # INT FLOAT STRING BYTES
-            last = (kind, m.group(kind), s, line, s - ls + 1, line, e - ls + 1)
-            append(last)
-    if expect != len(src):
+    pieces = _PIECES.findall(src)
+    offs = list(itertools.accumulate(map(len, pieces), initial=0))
+    if offs[-1] != len(src):
         raise Reject("unexpected character")
+    kinds = list(map(_OPS.get, pieces, map(_KINDS.__getitem__, map(_TWO, pieces))))
+    keep = map(_KEEP.get, kinds, itertools.repeat(True))
+    return _layout(src, list(itertools.compress(zip(kinds, pieces, offs), keep)))
+
+
+def _indent(nl: str) -> int:
+    """The indentation an NL token leaves: spaces count 1, tabs 8 (as lark's Indenter, ``tab_len = 8``)."""
+    indent_str = nl[nl.rfind("\n") + 1:]
+    if "#" in indent_str:  # a comment-only last line: its indentation does not count (larkparse.py)
+        indent_str = indent_str.split("#", 1)[0]
+    return indent_str.count(" ") + indent_str.count("\t") * TAB_LEN
+
+
+def _layout(src: str, flat: list[Tok]) -> list[Tok]:
+    """Drop ``NL`` inside brackets, add ``INDENT``/``DEDENT`` after the others and ``EOF`` at the end."""
+    kinds = list(map(operator.itemgetter(0), flat))
+    depth = list(itertools.accumulate(map(_DEPTH.get, kinds, itertools.repeat(0))))
+    if depth and min(depth) < 0:
+        raise Reject("unbalanced bracket")
+    toks: list[Tok] = []
+    levels = [0]
+    indents: dict[str, int] = {}
+    prev = 0
+    for j in itertools.compress(itertools.count(), map("NL".__eq__, kinds)):
+        toks += flat[prev:j]
+        prev = j + 1
+        if depth[j]:
+            continue
+        nl = flat[j]
+        toks.append(nl)
+        indent = indents.get(nl[1])
+        if indent is None:
+            indent = indents[nl[1]] = _indent(nl[1])
+        if indent > levels[-1]:
+            levels.append(indent)
+            toks.append(("INDENT", nl[1], nl[2]))
+        elif indent < levels[-1]:
+            while indent < levels[-1]:
+                levels.pop()
+                toks.append(("DEDENT", nl[1], nl[2]))
+            if indent != levels[-1]:
+                raise Reject("dedent to no enclosing block")
+    toks += flat[prev:]
     if len(levels) > 1:
-        if last is None:  # pragma: no cover - an indent needs an NL token
-            raise Reject("no token")
-        toks.extend([("DEDENT",) + last[1:]] * (len(levels) - 1))
-    toks.append(("EOF", "", len(src), line, len(src) - ls + 1, line, len(src) - ls + 1))
+        last = flat[-1]
+        toks += [("DEDENT", last[1], last[2])] * (len(levels) - 1)
+    toks.append(("EOF", "", len(src)))
     return toks
 
 
@@ -153,11 +200,8 @@ def relex(src: str, toks: list[Tok], i: int, cut: int, first_kind: str, pattern:
         Reject: the new tokens do not line up with the old ones on the same line.
     """
     tok = toks[i]
-    off, line = tok[OFF], tok[LINE]
-    ls = off - tok[COL] + 1
-    new: list[Tok] = []
-    if cut:
-        new.append((first_kind, tok[V][:cut], off, line, tok[COL], line, tok[COL] + cut))
+    off = tok[OFF]
+    new: list[Tok] = [(first_kind, tok[V][:cut], off)] if cut else []
     pos = off + cut
     ends = {t[OFF] + len(t[V]): j for j, t in enumerate(toks[i:i + 64], i)
             if t[K] not in ("NL", "INDENT", "DEDENT", "EOF")}
@@ -166,13 +210,9 @@ def relex(src: str, toks: list[Tok], i: int, cut: int, first_kind: str, pattern:
             toks[i:ends[pos] + 1] = new
             return
         m = pattern.match(src, pos)
-        if m is None:
+        kind = m.lastgroup if m else None
+        if kind is None or kind in ("NL", "COMMENT", "CONT"):
             raise Reject("relex")
-        kind = m.lastgroup
-        if kind in (None, "NL", "COMMENT", "CONT"):
-            raise Reject("relex")
-        assert kind is not None
-        s, e = m.span(kind)
-        val = m.group(kind)
-        new.append((val if kind == "OP" else kind, val, s, line, s - ls + 1, line, e - ls + 1))
-        pos = e
+        val = m.group(kind)  # type: ignore[union-attr]
+        new.append((val if kind == "OP" else "NUM" if kind in ("INT", "FLOAT") else kind, val, m.start(kind)))  # type: ignore[union-attr]
+        pos = m.end()  # type: ignore[union-attr]

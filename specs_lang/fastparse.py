@@ -21,8 +21,9 @@ from __future__ import annotations
 from typing import Any, Final
 
 from evalgap.specs_lang import ast as A
+from evalgap.specs_lang import fastnodes as F
 from evalgap.specs_lang.fastexpr import FULL_KW, ExprParser, literal
-from evalgap.specs_lang.fastlex import NO_FLOAT, PATH_FIRST, Reject, relex
+from evalgap.specs_lang.fastlex import NO_FLOAT, PATH_FIRST, Reject, is_float, relex
 
 __all__ = ["parse_fast", "Reject"]
 
@@ -35,6 +36,8 @@ _CLAUSES: Final = frozenset(("requires", "ensures", "invariant", "example", "inf
                              "scenario"))
 #: Type narrowings after a type (no name may follow a type there, so ``len1..5`` is ``len 1..5``).
 _CONSTRAINT_KW: Final = ("in", "len", "chars") + tuple(A.ALPHABETS)
+#: Tokens that may follow a complete type (no narrowing, argument or dotted part can follow them).
+_TYPE_END: Final = frozenset((",", ")", "]", "NL", ":"))
 
 
 def parse_fast(text: str, file: str = "<spec>") -> A.Spec:
@@ -124,7 +127,7 @@ class _Parser(ExprParser):
         if kw == "requirement":
             return self.requirement(s)
         if kw == "function":
-            return self.function(s, A.FunctionDecl)
+            return self.function(s, F.FunctionDecl)
         if kw == "target":
             self.expect(":")
             ref = self.target_ref()
@@ -140,7 +143,7 @@ class _Parser(ExprParser):
             self.expect(":")
             e = self.expr()
             self.expect("NL")
-            return A.Assume(rid, prose, e, self.span(s, self.i - 1))
+            return F.Assume(rid, prose, e, self.span(s, self.i - 1))
         if kw == "let":
             return self.let(s)
         if kw == "def":
@@ -182,16 +185,16 @@ class _Parser(ExprParser):
             parts.append(toks[self.i])
             self.i += 1
             t = toks[self.i]
-            if t[0] == "FLOAT":
+            if t[0] == "NUM" and is_float(t[1]):
                 relex(self.src, toks, self.i, 0, "", NO_FLOAT)
                 t = toks[self.i]
-            if t[0] == "INT":
+            if t[0] == "NUM":
                 self.i += 1
             else:
                 t = self.name()
             parts.append(t)
         for a, b in zip(parts, parts[1:]):
-            if a[5] != b[3] or a[6] != b[4]:
+            if a[2] + len(a[1]) != b[2]:
                 raise Reject("a requirement ID with spaces (EG104)")
         return "".join(p[1] for p in parts)
 
@@ -205,7 +208,7 @@ class _Parser(ExprParser):
         while toks[self.i][0] != "DEDENT":
             clauses.append(self.clause())
         self.i += 1
-        return A.Requirement(rid, prose, tuple(clauses), self.span(s, self.i - 1))
+        return F.Requirement(rid, prose, tuple(clauses), self.span(s, self.i - 1))
 
     def clause(self) -> Any:
         toks = self.toks
@@ -221,31 +224,31 @@ class _Parser(ExprParser):
                     cat.append(self.name()[1])
                 reason = self.string()
                 self.expect("NL")
-                return A.Informal("-".join(cat), reason, self.span(s, self.i - 1))
+                return F.Informal("-".join(cat), reason, self.span(s, self.i - 1))
             if w == "raises":
                 exc = ".".join(self.dotted())
                 self.expect_kw("when")
                 e = self.expr()
                 self.expect("NL")
-                return A.Raises(exc, e, self.span(s, self.i - 1))
+                return F.Raises(exc, e, self.span(s, self.i - 1))
             if w == "let":
                 return self.let(s)
             if w == "scenario":
                 return self.scenario(s)
             e = self.expr()
             self.expect("NL")
-            cls = {"requires": A.Requires, "ensures": A.Ensures, "invariant": A.Invariant, "example": A.Example}[w]
+            cls = {"requires": F.Requires, "ensures": F.Ensures, "invariant": F.Invariant, "example": F.Example}[w]
             return cls(e, self.span(s, self.i - 1))
         e = self.expr()
         self.expect("NL")
-        return A.Rule(e, self.span(s, self.i - 1))
+        return F.Rule(e, self.span(s, self.i - 1))
 
     def let(self, s: int) -> A.Let:
         n = self.name()[1]
         self.expect("=")
         e = self.expr()
         self.expect("NL")
-        return A.Let(n, e, self.span(s, self.i - 1))
+        return F.Let(n, e, self.span(s, self.i - 1))
 
     def scenario(self, s: int) -> A.Scenario:
         toks = self.toks
@@ -259,7 +262,7 @@ class _Parser(ExprParser):
         while toks[self.i][0] != "DEDENT":
             body.append(self.stmt())
         self.i += 1
-        return A.Scenario(params, tuple(body), self.span(s, self.i - 1))
+        return F.Scenario(params, tuple(body), self.span(s, self.i - 1))
 
     def stmt(self) -> Any:
         toks = self.toks
@@ -275,10 +278,10 @@ class _Parser(ExprParser):
                     self.expect(":")
                     e = self.expr()
                     self.expect("NL")
-                    return A.ExpectRaises(exc, e, self.span(s, self.i - 1))
+                    return F.ExpectRaises(exc, e, self.span(s, self.i - 1))
                 e = self.expr()
                 self.expect("NL")
-                return A.Expect(e, self.span(s, self.i - 1))
+                return F.Expect(e, self.span(s, self.i - 1))
             if w not in _STMT_KW and toks[s + 1][0] in (",", "="):
                 names = [w]
                 self.i += 1
@@ -288,10 +291,10 @@ class _Parser(ExprParser):
                 self.expect("=")
                 e = self.expr()
                 self.expect("NL")
-                return A.Assign(tuple(names), e, self.span(s, self.i - 1))
+                return F.Assign(tuple(names), e, self.span(s, self.i - 1))
         e = self.expr()
         self.expect("NL")
-        return A.ExprStmt(e, self.span(s, self.i - 1))
+        return F.ExprStmt(e, self.span(s, self.i - 1))
 
     def signature(self) -> tuple[str, tuple[A.Param, ...], A.TypeRef | None]:
         """``NAME "(" [params] ")" ["->" type_expr]`` of a function or method."""
@@ -335,13 +338,13 @@ class _Parser(ExprParser):
                 raise Reject("expected a method or requirement")
             self.i += 1
             if kw == "method":
-                methods.append(self.function(r, A.MethodDecl))
+                methods.append(self.function(r, F.MethodDecl))
             else:
                 reqs.append(self.requirement(r))
             if toks[self.i][0] == "DEDENT":
                 break
         self.i += 1
-        return A.ClassDecl(n, tuple(methods), tuple(reqs), self.span(s, self.i - 1))
+        return F.ClassDecl(n, tuple(methods), tuple(reqs), self.span(s, self.i - 1))
 
     def def_decl(self, s: int) -> A.FuncDef:
         toks = self.toks
@@ -361,7 +364,7 @@ class _Parser(ExprParser):
         else:
             body = self.expr()
             self.expect("NL")
-        return A.FuncDef(n, params, returns, body, self.span(s, self.i - 1))
+        return F.FuncDef(n, params, returns, body, self.span(s, self.i - 1))
 
     def record(self, s: int) -> A.RecordDecl:
         toks = self.toks
@@ -380,7 +383,7 @@ class _Parser(ExprParser):
         else:
             fields.extend(self.params("NL"))
             self.expect("NL")
-        return A.RecordDecl(n, tuple(fields), self.span(s, self.i - 1))
+        return F.RecordDecl(n, tuple(fields), self.span(s, self.i - 1))
 
     def config(self, s: int) -> A.ConfigDecl:
         toks = self.toks
@@ -407,7 +410,7 @@ class _Parser(ExprParser):
                 if toks[self.i][0] == "DEDENT":
                     break
             self.i += 1
-        return A.ConfigDecl(n, title, schema, tuple(reqs), tuple(lets), self.span(s, self.i - 1))
+        return F.ConfigDecl(n, title, schema, tuple(reqs), tuple(lets), self.span(s, self.i - 1))
 
     def stub(self, s: int) -> A.StubDecl:
         toks = self.toks
@@ -422,7 +425,7 @@ class _Parser(ExprParser):
         self.expect(":")
         kw = self.kw(("any", "one"))
         if kw == "any":
-            outcomes: tuple[A.StubOutcome, ...] = (A.StubOutcome("any", span=self.tspan(toks[self.i])),)
+            outcomes: tuple[A.StubOutcome, ...] = (F.StubOutcome("any", None, None, self.tspan(toks[self.i])),)
             self.i += 1
         elif kw == "one":
             self.i += 1
@@ -439,7 +442,7 @@ class _Parser(ExprParser):
         else:
             raise Reject("expected a stub body")
         self.expect("NL")
-        return A.StubDecl(n, params, returns, outcomes, self.span(s, self.i - 1))
+        return F.StubDecl(n, params, returns, outcomes, self.span(s, self.i - 1))
 
     def outcome(self) -> A.StubOutcome:
         toks = self.toks
@@ -447,13 +450,13 @@ class _Parser(ExprParser):
         t = toks[s]
         if t[0] == "NAME" and t[1] == "any":
             self.i += 1
-            return A.StubOutcome("any", span=self.tspan(t))
+            return F.StubOutcome("any", None, None, self.tspan(t))
         if t[0] == "NAME" and t[1] == "raises":
             self.i += 1
             exc = ".".join(self.dotted())
-            return A.StubOutcome("raises", exception=exc, span=self.span(s, self.i - 1))
+            return F.StubOutcome("raises", None, exc, self.span(s, self.i - 1))
         e = self.expr()
-        return A.StubOutcome("value", value=e, span=self.span(s, self.i - 1))
+        return F.StubOutcome("value", e, None, self.span(s, self.i - 1))
 
     # ------------------------------------------------------------------ parameters and types
     def params(self, end: str) -> tuple[A.Param, ...]:
@@ -472,11 +475,15 @@ class _Parser(ExprParser):
         n = self.name()[1]
         self.expect(":")
         t = self.type_expr()
-        return A.Param(n, t, self.span(s, self.i - 1))
+        return F.Param(n, t, self.span(s, self.i - 1))
 
     def type_expr(self) -> A.TypeRef:
         toks = self.toks
         s = self.i
+        t = toks[s]
+        if t[0] == "NAME" and toks[s + 1][0] in _TYPE_END:  # fast path: a plain type name such as ``int``
+            self.i = s + 1
+            return F.TypeRef(t[1], (), self.tspan(t), None, None, None)
         name = ".".join(self.dotted())
         args: list[A.TypeRef] = []
         if toks[self.i][0] == "[":
@@ -487,7 +494,7 @@ class _Parser(ExprParser):
                 args.append(self.type_expr())
             self.expect("]")
         rng = length = alpha = None
-        while True:
+        while toks[self.i][0] == "NAME":
             kw = self.kw(_CONSTRAINT_KW)
             if kw is None:
                 break
@@ -498,17 +505,17 @@ class _Parser(ExprParser):
             elif kw == "len":
                 length = self.range_spec()
             elif kw == "chars":
-                alpha = A.Alphabet("chars", self.string(), self.span(c, self.i - 1))
+                alpha = F.Alphabet("chars", self.string(), self.span(c, self.i - 1))
             else:
-                alpha = A.Alphabet(kw, A.ALPHABETS[kw], self.tspan(toks[c]))
-        return A.TypeRef(name, tuple(args), self.span(s, self.i - 1), rng, length, alpha)
+                alpha = F.Alphabet(kw, A.ALPHABETS[kw], self.tspan(toks[c]))
+        return F.TypeRef(name, tuple(args), self.span(s, self.i - 1), rng, length, alpha)
 
     def range_spec(self) -> A.Range:
         s = self.i
         lo = self.signed_number()
         self.expect("..")
         hi = self.signed_number()
-        return A.Range(lo, hi, self.span(s, self.i - 1))
+        return F.Range(lo, hi, self.span(s, self.i - 1))
 
     def signed_number(self) -> int | float:
         toks = self.toks
@@ -516,11 +523,8 @@ class _Parser(ExprParser):
         if neg:
             self.i += 1
         t = toks[self.i]
-        if t[0] == "INT":
-            value: int | float = int(t[1].replace("_", ""))
-        elif t[0] == "FLOAT":
-            value = float(t[1])
-        else:
+        if t[0] != "NUM":
             raise Reject("expected a number")
+        value: int | float = float(t[1]) if is_float(t[1]) else int(t[1].replace("_", ""))
         self.i += 1
         return -value if neg else value

@@ -11,6 +11,7 @@ subclasses escape :func:`parse` and :func:`parse_file`.
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -46,10 +47,15 @@ def parse(text: str, file: str = "<spec>") -> Spec:
         SpecSyntaxError: the text does not fit the grammar (EG101-EG105), with line, column and caret.
         SpecNameError: a malformed requirement ID (EG104).
     """
+    gc_was_enabled = gc.isenabled()
+    gc.disable()  # parsing builds no reference cycles; collections over the growing AST cost more than the parse
     try:
         return parse_fast(text, file)
     except Exception:  # noqa: BLE001 - Reject (a syntax error), or anything else: the lark parser is normative
         pass
+    finally:
+        if gc_was_enabled:
+            gc.enable()
     from evalgap.specs_lang.larkparse import parse_lark
 
     return parse_lark(text, file)
