@@ -200,11 +200,11 @@ def relex(src: str, toks: list[Tok], i: int, cut: int, first_kind: str, pattern:
         Reject: the new tokens do not line up with the old ones on the same line.
     """
     tok = toks[i]
-    off = tok[OFF]
-    new: list[Tok] = [(first_kind, tok[V][:cut], off)] if cut else []
+    off = tok[2]
+    new: list[Tok] = [(first_kind, tok[1][:cut], off)] if cut else []
     pos = off + cut
-    ends = {t[OFF] + len(t[V]): j for j, t in enumerate(toks[i:i + 64], i)
-            if t[K] not in ("NL", "INDENT", "DEDENT", "EOF")}
+    ends = {t[2] + len(t[1]): j for j, t in enumerate(toks[i:i + 64], i)
+            if t[0] not in ("NL", "INDENT", "DEDENT", "EOF")}
     while True:
         if pos in ends and pos > off:
             toks[i:ends[pos] + 1] = new

@@ -246,11 +246,11 @@ def test_grammar_cache_file_under_evalgap_cache_dir(tmp_path: Path, monkeypatch:
 
 def test_grammar_cache_is_written_and_reused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("EVALGAP_CACHE_DIR", str(tmp_path))
-    built = grammar.__wrapped__()  # type: ignore[attr-defined]
+    built = grammar.__wrapped__()
     path = grammar_cache_file()
     assert path is not None and path.is_file() and path.stat().st_size > 1000
-    loaded = grammar.__wrapped__()  # type: ignore[attr-defined]
+    loaded = grammar.__wrapped__()
     text = 'requirement R "p"\n  ensures a and forall x in y: x > 0\n'
     assert loaded.parse(text) == built.parse(text)
     path.write_bytes(b"garbage")  # a damaged cache is ignored (lark rebuilds the parser)
-    assert grammar.__wrapped__().parse(text) == built.parse(text)  # type: ignore[attr-defined]
+    assert grammar.__wrapped__().parse(text) == built.parse(text)
