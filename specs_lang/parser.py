@@ -1,156 +1,35 @@
 """Parse ``.req`` text into a typed :class:`~evalgap.specs_lang.ast.Spec`.
 
-The grammar (``grammar/spec.lark``) is LALR(1) with an indentation post-lexer; lark's errors are turned
-into :class:`~evalgap.specs_lang.errors.SpecSyntaxError` diagnostics naming file, line and column with a
-caret and what was expected. Only :class:`~evalgap.specs_lang.errors.SpecError` subclasses escape
-:func:`parse` and :func:`parse_file`.
+Two parsers build the same AST. The fast one (:mod:`evalgap.specs_lang.fastparse`, a hand-written lexer and
+recursive-descent parser) parses every valid spec; when it does not accept a text, the lark parser
+(:mod:`evalgap.specs_lang.larkparse`, LALR(1) over ``grammar/spec.lark``, the normative grammar) parses it
+again and either accepts it or reports the syntax error with its EG1xx diagnostics (file, line, column,
+caret, what was expected). So lark is imported and its parser built only for texts with errors (or the
+rare valid text the fast parser leaves to it). Only :class:`~evalgap.specs_lang.errors.SpecError`
+subclasses escape :func:`parse` and :func:`parse_file`.
 """
 
 from __future__ import annotations
 
-import functools
+import gc
 from pathlib import Path
-from typing import Iterator
-
-from lark import Lark, Token
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
-from lark.indenter import Indenter
+from typing import TYPE_CHECKING
 
 from evalgap.specs_lang.ast import Span, Spec
-from evalgap.specs_lang.errors import Diagnostic, SpecError, SpecSyntaxError
+from evalgap.specs_lang.errors import Diagnostic, SpecSyntaxError
+from evalgap.specs_lang.fastparse import parse_fast
+
+if TYPE_CHECKING:
+    from lark import Lark
 
 __all__ = ["parse", "parse_file", "grammar"]
 
-#: Human names of the grammar's terminals, used in "expected ..." messages.
-_TERMINAL_NAMES: dict[str, str] = {
-    "NAME": "a name", "STRING": "a string", "BYTES": "a bytes literal", "INT": "an integer",
-    "FLOAT": "a float", "_NL": "end of line", "_INDENT": "an indented block", "_DEDENT": "end of block",
-    "$END": "end of file", "LPAR": "'('", "RPAR": "')'", "LSQB": "'['", "RSQB": "']'", "LBRACE": "'{'",
-    "RBRACE": "'}'", "COLON": "':'", "COMMA": "','", "DOT": "'.'", "EQUAL": "'='", "PATHLIKE": "a file path",
-    "QUANT": "'forall' or 'exists'", "ADD_OP": "'+' or '-'", "MUL_OP": "an operator", "UNARY_OP": "'-'",
-    "REQ_SEP": "'-' or '.'", "MORETHAN": "'>'", "LESSTHAN": "'<'", "__ANON_0": "an operator",
-}
 
-
-_CLAUSE_KEYWORDS = {"requires", "ensures", "invariant", "example", "informal", "scenario", "expect"}
-
-
-class _SpecIndenter(Indenter):
-    NL_type = "_NL"
-    OPEN_PAREN_types = ["LPAR", "LSQB", "LBRACE"]
-    CLOSE_PAREN_types = ["RPAR", "RSQB", "RBRACE"]
-    INDENT_type = "_INDENT"
-    DEDENT_type = "_DEDENT"
-    tab_len = 8
-
-    def handle_NL(self, token: Token) -> Iterator[Token]:
-        if self.paren_level > 0:
-            return
-        yield token
-        indent_str = token.rsplit("\n", 1)[1]
-        if "#" in indent_str:  # a comment-only last line: its indentation does not count
-            indent_str = indent_str.split("#", 1)[0]
-        indent = indent_str.count(" ") + indent_str.count("\t") * self.tab_len
-        if indent > self.indent_level[-1]:
-            self.indent_level.append(indent)
-            yield Token.new_borrow_pos(self.INDENT_type, indent_str, token)
-        else:
-            while indent < self.indent_level[-1]:
-                self.indent_level.pop()
-                yield Token.new_borrow_pos(self.DEDENT_type, indent_str, token)
-            if indent != self.indent_level[-1]:
-                line = (token.end_line or token.line or 1)
-                raise _IndentProblem(line, indent + 1, indent, self.indent_level[-1])
-
-
-class _IndentProblem(Exception):
-    def __init__(self, line: int, col: int, got: int, want: int) -> None:
-        super().__init__(line, col)
-        self.line, self.col, self.got, self.want = line, col, got, want
-
-
-@functools.lru_cache(maxsize=1)
 def grammar() -> Lark:
-    """The compiled LALR parser (built once per process).
+    """The compiled lark LALR parser (see :func:`evalgap.specs_lang.larkparse.grammar`; built once per process)."""
+    from evalgap.specs_lang.larkparse import grammar as build
 
-    Returns:
-        A :class:`lark.Lark` instance with positions propagated and the indentation post-lexer, built with
-        ``strict=True`` (a shift/reduce conflict or a terminal collision is an error, never resolved silently).
-    """
-    return Lark.open_from_package(
-        "evalgap.specs_lang", "spec.lark", ("grammar",), parser="lalr", postlex=_SpecIndenter(),
-        propagate_positions=True, maybe_placeholders=True, strict=True,
-    )
-
-
-def _describe_expected(expected: set[str] | frozenset[str]) -> str:
-    names = sorted({_TERMINAL_NAMES.get(t, f"'{t.lower()}'" if t.isupper() and not t.startswith("_") else t)
-                    for t in expected})
-    if len(names) > 8:
-        names = names[:8] + ["..."]
-    return ", ".join(names)
-
-
-def _token_text(tok: Token) -> str:
-    if tok.type == "_NL":
-        return "end of line"
-    if tok.type == "_INDENT":
-        return "an indented block"
-    if tok.type == "_DEDENT":
-        return "end of block"
-    if tok.type == "$END":
-        return "end of file"
-    return repr(str(tok))
-
-
-def _syntax_error(exc: UnexpectedInput, file: str, text: str) -> SpecSyntaxError:
-    line = getattr(exc, "line", None) or 1
-    col = getattr(exc, "column", None) or 1
-    if isinstance(exc, UnexpectedToken):
-        tok = exc.token
-        if tok.type == "$END" or tok.line is None:
-            lines = text.splitlines() or [""]
-            line, col = len(lines), len(lines[-1]) + 1
-        elif tok.type in ("_NL", "_DEDENT", "_INDENT"):
-            # point at the end of the line the newline ends
-            line = tok.line or line
-            src_line = text.splitlines()[line - 1] if line - 1 < len(text.splitlines()) else ""
-            col = len(src_line.rstrip()) + 1
-        else:
-            line, col = tok.line or line, tok.column or col
-        width = len(str(tok)) if tok.type not in ("_NL", "_INDENT", "_DEDENT", "$END") else 1
-        msg = f"unexpected {_token_text(tok)}; expected {_describe_expected(exc.expected)}"
-        hint = None
-        before = text.splitlines()[line - 1][:col - 1] if 0 < line <= len(text.splitlines()) else ""
-        if before.rstrip().split(" ")[-1] in ("forall", "exists"):
-            hint = ("a quantifier after `and`, `or`, `not`, `==>` or an operator needs parentheses: "
-                    "`a and (forall x in xs: p)`")
-        if tok.type == "_INDENT":
-            msg = "unexpected indentation"
-            hint = "indent only the body of a requirement, function, class or scenario"
-        elif ("_INDENT" in exc.expected and tok.type != "_INDENT") or (
-                col == 1 and str(tok) in _CLAUSE_KEYWORDS):
-            hint = ("clauses must be indented under their requirement, and statements under their "
-                    "scenario")
-        span = Span(file, line, col, line, col + width)
-        return SpecSyntaxError([Diagnostic("EG101", span, msg, hint)], {file: text})
-    if isinstance(exc, UnexpectedCharacters):
-        pos = exc.pos_in_stream if exc.pos_in_stream is not None else len(text)
-        ch = text[pos] if pos < len(text) else "?"
-        code, msg, hint = "EG102", f"unexpected character {ch!r}", None
-        if ch in "\"'" or (ch == "b" and text[pos + 1: pos + 2] in "\"'"):
-            code, msg, hint = "EG105", "unterminated string literal", "close the string on the same line"
-        elif exc.allowed:
-            msg += f"; expected {_describe_expected(exc.allowed)}"
-        span = Span(file, line, col, line, col + 1)
-        return SpecSyntaxError([Diagnostic(code, span, msg, hint)], {file: text})
-    if isinstance(exc, UnexpectedEOF):
-        lines = text.splitlines() or [""]
-        span = Span(file, len(lines), len(lines[-1]) + 1, len(lines), len(lines[-1]) + 2)
-        msg = f"unexpected end of file; expected {_describe_expected(set(exc.expected))}"
-        return SpecSyntaxError([Diagnostic("EG101", span, msg)], {file: text})
-    span = Span(file, line, col, line, col + 1)  # pragma: no cover - lark has no other UnexpectedInput
-    return SpecSyntaxError([Diagnostic("EG101", span, str(exc).splitlines()[0])], {file: text})
+    return build()
 
 
 def parse(text: str, file: str = "<spec>") -> Spec:
@@ -168,24 +47,18 @@ def parse(text: str, file: str = "<spec>") -> Spec:
         SpecSyntaxError: the text does not fit the grammar (EG101-EG105), with line, column and caret.
         SpecNameError: a malformed requirement ID (EG104).
     """
-    from evalgap.specs_lang.build import build_spec
+    gc_was_enabled = gc.isenabled()
+    gc.disable()  # parsing builds no reference cycles; collections over the growing AST cost more than the parse
+    try:
+        return parse_fast(text, file)
+    except Exception:  # noqa: BLE001 - Reject (a syntax error), or anything else: the lark parser is normative
+        pass
+    finally:
+        if gc_was_enabled:
+            gc.enable()
+    from evalgap.specs_lang.larkparse import parse_lark
 
-    src = text if text.endswith("\n") else text + "\n"
-    try:
-        tree = grammar().parse(src)
-    except _IndentProblem as exc:
-        span = Span(file, exc.line, exc.col, exc.line, exc.col + 1)
-        diag = Diagnostic("EG103", span, f"dedent to column {exc.got + 1} matches no enclosing block",
-                          f"indent this line to column {exc.want + 1} or to an outer block's column")
-        raise SpecSyntaxError([diag], {file: text}) from None
-    except UnexpectedInput as exc:
-        raise _syntax_error(exc, file, text) from None
-    try:
-        return build_spec(tree, file, text)
-    except VisitError as exc:  # lark wraps errors raised inside transformer callbacks
-        if isinstance(exc.orig_exc, SpecError):
-            raise exc.orig_exc from None
-        raise
+    return parse_lark(text, file)
 
 
 def parse_file(path: str | Path) -> Spec:

@@ -79,7 +79,7 @@ def test_generator_argument() -> None:
 
 @pytest.mark.parametrize("text, code", [
     ('requirement R "p"\n  example (1..2) == 3\n', "EG101"),
-    ('requirement R "p"\n  example a and forall x in y: x\n', "EG101"),
+    ('requirement R "p"\n  example a == forall x in y: x\n', "EG101"),
     ('function f(n: int in 0..) -> int\n', "EG101"),
     ('record R: x int\n', "EG101"),
 ])
@@ -90,7 +90,44 @@ def test_syntax_errors_have_codes_and_spans(text: str, code: str) -> None:
     assert d.code == code and 1 <= d.span.line <= text.count("\n") + 1
 
 
-def test_quantifier_after_and_hints_parentheses() -> None:
+def test_quantifier_after_comparison_hints_parentheses() -> None:
     with pytest.raises(SpecSyntaxError) as info:
-        parse('requirement R "p"\n  example a and forall x in y: x\n')
+        parse('requirement R "p"\n  example a == forall x in y: x\n')
     assert "parentheses" in (info.value.diagnostics[0].hint or "")
+
+
+def _example(expr: str) -> A.Expr:
+    spec = parse(f'requirement R "p"\n  example {expr}\n')
+    clause = spec.requirements[0].clauses[0]
+    assert isinstance(clause, A.Example)
+    return clause.expr
+
+
+def test_quantifier_after_and_extends_to_the_right() -> None:
+    # like Python's lambda: the body takes everything to its right, `or q` included
+    e = _example("a and forall x in xs: p or q")
+    assert e == A.BoolOp("and", (A.Name("a"), A.Quantifier(
+        "forall", ("x",), A.Name("xs"), A.BoolOp("or", (A.Name("p"), A.Name("q"))))))
+
+
+def test_quantifier_after_or_not_implies_iff() -> None:
+    assert _example("a or exists y in ys: y > 0") == A.BoolOp("or", (A.Name("a"), A.Quantifier(
+        "exists", ("y",), A.Name("ys"), A.Compare(A.Name("y"), (">",), (A.Const(0),)))))
+    assert _example("not forall x in xs: p") == A.Not(A.Quantifier("forall", ("x",), A.Name("xs"), A.Name("p")))
+    e = _example("a ==> forall x in xs: p ==> q")
+    assert e == A.Implies(A.Name("a"), A.Quantifier("forall", ("x",), A.Name("xs"),
+                                                    A.Implies(A.Name("p"), A.Name("q"))))
+    assert _example("a <==> forall x in xs: p") == A.Iff(A.Name("a"), A.Quantifier(
+        "forall", ("x",), A.Name("xs"), A.Name("p")))
+
+
+def test_quantifier_without_parentheses_equals_parenthesized() -> None:
+    assert _example("a and b and forall x in xs: x < a") == _example("a and b and (forall x in xs: x < a)")
+    assert _example("a and forall x in xs: x < a") != _example("(a and forall x in xs: x) < a")
+
+
+def test_quantifier_after_comparison_or_arithmetic_still_needs_parentheses() -> None:
+    for text in ("x == forall y in ys: p", "x + exists y in ys: p", "a if b else forall x in y: z",
+                 "forall x in a and forall y in b: c: d"):
+        with pytest.raises(SpecSyntaxError):
+            _example(text)

@@ -1,0 +1,218 @@
+"""The fast path's lexer: ``.req`` text -> a list of tokens with positions and layout tokens.
+
+It produces the token stream lark's contextual lexer and the indentation post-lexer (``parser.py``) produce
+for a valid spec, in one pass with one compiled regular expression: the terminals of ``grammar/spec.lark``
+(``NAME``, ``INT``, ``FLOAT``, ``STRING``, ``BYTES``, the operators), ``NL`` (a newline with the blank and
+comment-only lines after it), ``INDENT``/``DEDENT`` from the indentation of the line after an ``NL``, no
+``NL`` inside brackets, comments and ``\\``-newline continuations skipped. Keywords are not decided here:
+every word is a ``NAME`` token and the parser (:mod:`evalgap.specs_lang.fastparse`) decides from its position
+whether it is a keyword, as lark's contextual lexer does. A few tokens are lexed differently where lark's
+lexer only accepts some terminals (``R-1.5`` is ``INT . INT`` in a requirement ID, ``a/b.py`` one path after
+``target:``, ``andy`` is ``and y`` where no name may follow); :func:`relex` re-lexes those in place.
+
+Any text this lexer cannot handle raises :class:`Reject`: the caller then runs the lark parser, the
+normative one, which accepts the text or reports the error with its diagnostics.
+"""
+
+from __future__ import annotations
+
+import bisect
+import itertools
+import operator
+import re
+from typing import Final
+
+__all__ = ["Reject", "Tok", "Lines", "tokenize", "relex", "is_float", "K", "V", "OFF"]
+
+#: A token: (kind, text, offset into the source). ``kind`` is ``NAME`` (every word), ``NUM`` (an INT or a
+#: FLOAT: see :func:`is_float`), ``STRING``, ``BYTES``, ``PATHLIKE``, ``NL``, ``INDENT``, ``DEDENT``, ``EOF`` or
+#: the operator itself (``(``, ``==>`` ...). ``INDENT``/``DEDENT`` repeat the text and offset of the ``NL``
+#: before them (lark's ``Token.new_borrow_pos``). Lines and columns are computed only for spans
+#: (:class:`Lines`).
+Tok = tuple[str, str, int]
+K, V, OFF = 0, 1, 2
+
+
+class Reject(Exception):
+    """The fast path cannot handle this text (a syntax error, or a case left to the lark parser)."""
+
+
+_NL = r"(?P<NL>(?:\r?\n[\t ]*(?:\#[^\n]*)?)+)"
+_BYTES = r"""(?P<BYTES>b"(?:[^"\\\n]|\\.)*"|b'(?:[^'\\\n]|\\.)*')"""
+_NAME = r"(?P<NAME>[A-Za-z_][A-Za-z0-9_]*)"
+_FLOAT = r"(?P<FLOAT>[0-9]+\.[0-9]+(?:[eE][+-]?[0-9]+)?|[0-9]+[eE][+-]?[0-9]+)"
+_INT = r"(?P<INT>0|[1-9][0-9_]*)"
+_STRING = r"""(?P<STRING>"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')"""
+_OP = r"(?P<OP><==>|==>|\*\*|//|\.\.|->|==|>=|<=|!=|[<>=+\-*/%()\[\]{},:.])"
+_SKIP = r"(?P<COMMENT>\#[^\n]*)|(?P<CONT>\\[\t \f]*\r?\n)"
+_PATH = r"(?P<PATHLIKE>[A-Za-z0-9_.\/-]+\.py(?![A-Za-z0-9_]))"
+
+
+def _master(*alts: str) -> re.Pattern[str]:
+    return re.compile(r"[\t \f]*(?:" + "|".join(alts) + ")")
+
+
+#: Lark's terminal priorities: BYTES and FLOAT (2) before NAME and INT; PATHLIKE (3) only after ``target:``.
+MASTER: Final = _master(_NL, _BYTES, _NAME, _FLOAT, _INT, _STRING, _OP, _SKIP)
+#: Inside a requirement ID lark's lexer accepts INT but not FLOAT (``R-1.5`` is ``R - 1 . 5``).
+NO_FLOAT: Final = _master(_NL, _BYTES, _NAME, _INT, _STRING, _OP, _SKIP)
+#: After ``target:`` a file path is one token.
+PATH_FIRST: Final = _master(_PATH, _NL, _BYTES, _NAME, _FLOAT, _INT, _STRING, _OP, _SKIP)
+#: The same terminals as MASTER, whitespace included, without groups: ``findall`` cuts the whole text at C speed.
+#: Most frequent first where the order does not matter (BYTES before NAME and FLOAT before INT do matter).
+_PIECES: Final = re.compile("|".join(re.sub(r"\(\?P<\w+>", "(?:", alt) for alt in (
+    r"[\t \f]++", _BYTES, r"[A-Za-z_][A-Za-z0-9_]*+", _OP, _NL, _FLOAT, _INT, _STRING, _SKIP)))
+
+_OPS: Final = {op: op for op in "<==> ==> ** // .. -> == >= <= != < > = + - * / % ( ) [ ] { } , : .".split()}
+_DEPTH: Final = {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}
+_KEEP: Final = {"WS": False, "COMMENT": False, "CONT": False}
+TAB_LEN: Final = 8
+
+
+class _PrefixKinds(dict[str, str]):
+    """The kind of a piece from its first two characters (the operators are looked up whole before)."""
+
+    def __missing__(self, two: str) -> str:
+        c = two[0]
+        if c in " \t\f":
+            kind = "WS"
+        elif c in "\r\n":
+            kind = "NL"
+        elif c == "b" and two[1:] in ("'", '"'):
+            kind = "BYTES"
+        elif c.isalpha() or c == "_":
+            kind = "NAME"
+        elif c.isdigit():
+            kind = "NUM"
+        elif c in "'\"":
+            kind = "STRING"
+        elif c == "#":
+            kind = "COMMENT"
+        else:
+            kind = "CONT"  # a backslash: the only other way a piece starts
+        self[two] = kind
+        return kind
+
+
+_KINDS: Final = _PrefixKinds()
+_TWO: Final = operator.itemgetter(slice(0, 2))
+
+
+def is_float(text: str) -> bool:
+    """Whether a ``NUM`` token is a FLOAT (``1.5``, ``1e5``) rather than an INT."""
+    return "." in text or "e" in text or "E" in text
+
+
+class Lines:
+    """Line starts of a text: offsets -> lark's 1-based line and column."""
+
+    def __init__(self, src: str) -> None:
+        self.starts = list(itertools.accumulate(map((1).__add__, map(len, src.split("\n"))), initial=0))
+
+    def pos(self, off: int) -> tuple[int, int]:
+        """(line, column) of the character at ``off`` (or of the position just after the text)."""
+        line = bisect.bisect_right(self.starts, off)
+        return line, off - self.starts[line - 1] + 1
+
+
+def tokenize(src: str) -> list[Tok]:
+    """Tokens of ``src`` (which ends with a newline), then the closing ``DEDENT`` tokens and ``EOF``.
+
+    The text is cut into pieces by one regular expression (``findall``, at C speed); kinds, offsets and
+    bracket depths are computed with ``map``/``accumulate``; only the newlines are looked at one by one
+    (indentation, and no ``NL`` inside brackets).
+
+    Args:
+        src: the whole spec text, ending in ``\\n`` (``parse`` appends one).
+
+    Returns:
+        The token list; every ``NL`` outside brackets is followed by its ``INDENT`` or ``DEDENT`` tokens.
+
+    Raises:
+        Reject: a character no token starts with, an unbalanced closing bracket, or a dedent to a column
+            no enclosing block has (lark reports these: EG102, EG101, EG103).
+    """
+    pieces = _PIECES.findall(src)
+    offs = list(itertools.accumulate(map(len, pieces), initial=0))
+    if offs[-1] != len(src):
+        raise Reject("unexpected character")
+    kinds = list(map(_OPS.get, pieces, map(_KINDS.__getitem__, map(_TWO, pieces))))
+    keep = map(_KEEP.get, kinds, itertools.repeat(True))
+    return _layout(src, list(itertools.compress(zip(kinds, pieces, offs), keep)))
+
+
+def _indent(nl: str) -> int:
+    """The indentation an NL token leaves: spaces count 1, tabs 8 (as lark's Indenter, ``tab_len = 8``)."""
+    indent_str = nl[nl.rfind("\n") + 1:]
+    if "#" in indent_str:  # a comment-only last line: its indentation does not count (larkparse.py)
+        indent_str = indent_str.split("#", 1)[0]
+    return indent_str.count(" ") + indent_str.count("\t") * TAB_LEN
+
+
+def _layout(src: str, flat: list[Tok]) -> list[Tok]:
+    """Drop ``NL`` inside brackets, add ``INDENT``/``DEDENT`` after the others and ``EOF`` at the end."""
+    kinds = list(map(operator.itemgetter(0), flat))
+    depth = list(itertools.accumulate(map(_DEPTH.get, kinds, itertools.repeat(0))))
+    if depth and min(depth) < 0:
+        raise Reject("unbalanced bracket")
+    toks: list[Tok] = []
+    levels = [0]
+    indents: dict[str, int] = {}
+    prev = 0
+    for j in itertools.compress(itertools.count(), map("NL".__eq__, kinds)):
+        toks += flat[prev:j]
+        prev = j + 1
+        if depth[j]:
+            continue
+        nl = flat[j]
+        toks.append(nl)
+        indent = indents.get(nl[1])
+        if indent is None:
+            indent = indents[nl[1]] = _indent(nl[1])
+        if indent > levels[-1]:
+            levels.append(indent)
+            toks.append(("INDENT", nl[1], nl[2]))
+        elif indent < levels[-1]:
+            while indent < levels[-1]:
+                levels.pop()
+                toks.append(("DEDENT", nl[1], nl[2]))
+            if indent != levels[-1]:
+                raise Reject("dedent to no enclosing block")
+    toks += flat[prev:]
+    if len(levels) > 1:
+        last = flat[-1]
+        toks += [("DEDENT", last[1], last[2])] * (len(levels) - 1)
+    toks.append(("EOF", "", len(src)))
+    return toks
+
+
+def relex(src: str, toks: list[Tok], i: int, cut: int, first_kind: str, pattern: re.Pattern[str] = MASTER) -> None:
+    """Re-lex token ``i`` in place from ``cut`` characters into it, the way lark's contextual lexer does where
+    only some terminals are acceptable.
+
+    The first ``cut`` characters become a token of kind ``first_kind`` (``cut`` may be 0: nothing is kept);
+    the text after them is lexed again with ``pattern`` until a new token ends where an old one ended, and the
+    new tokens replace the old ones. Examples: ``andy`` after an operand (``and`` + ``y``), ``b"x"`` where
+    only a name may stand (``b`` + ``"x"``), ``1.5`` in a requirement ID (``NO_FLOAT``: ``1 . 5``), a path
+    after ``target:`` (``PATH_FIRST``).
+
+    Raises:
+        Reject: the new tokens do not line up with the old ones on the same line.
+    """
+    tok = toks[i]
+    off = tok[2]
+    new: list[Tok] = [(first_kind, tok[1][:cut], off)] if cut else []
+    pos = off + cut
+    ends = {t[2] + len(t[1]): j for j, t in enumerate(toks[i:i + 64], i)
+            if t[0] not in ("NL", "INDENT", "DEDENT", "EOF")}
+    while True:
+        if pos in ends and pos > off:
+            toks[i:ends[pos] + 1] = new
+            return
+        m = pattern.match(src, pos)
+        kind = m.lastgroup if m else None
+        if kind is None or kind in ("NL", "COMMENT", "CONT"):
+            raise Reject("relex")
+        val = m.group(kind)  # type: ignore[union-attr]
+        new.append((val if kind == "OP" else "NUM" if kind in ("INT", "FLOAT") else kind, val, m.start(kind)))  # type: ignore[union-attr]
+        pos = m.end()  # type: ignore[union-attr]
