@@ -26,13 +26,14 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable
+from typing import Callable, Iterable
 
 from evalgap.research.errors import ResearchError
 
 __all__ = ["Untranslatable", "ImportedReq", "Routine", "ClassContracts", "ModuleContracts",
            "translate_condition", "render_module_spec", "PyImportResult", "signature_of", "const_str",
-           "dotted", "import_python_file", "RenderedSpec"]
+           "dotted", "import_python_file", "RenderedSpec", "collect", "parse_module",
+           "lambda_of", "lambda_params"]
 
 
 class Untranslatable(ResearchError):
@@ -327,11 +328,13 @@ def render_module_spec(mod: ModuleContracts, spec_name: str, title: str, target:
 def import_python_file(src: Path, out_dir: Path, fmt: str, mod: ModuleContracts) -> PyImportResult:
     """Render ``mod`` (read from ``src`` by a format's reader) and write ``out_dir/<stem>.req``.
 
-    The spec's ``target:`` is ``src`` relative to ``out_dir`` (so ``evalgap lint/check OUT/<stem>.req``
-    find the module).
+    The spec's ``target:`` is ``src`` relative to ``out_dir`` (absolute when that climbs more than two
+    folders), so ``evalgap lint/check OUT/<stem>.req`` find the module.
     """
     stem = re.sub(r"\W", "_", src.stem)
     target = os.path.relpath(src.resolve(), out_dir.resolve())
+    if target.split(os.sep).count("..") > 2:  # far apart: an absolute path reads better
+        target = str(src.resolve())
     spec = render_module_spec(mod, stem, f"{fmt} contracts imported from {src.name}", target)
     out_dir.mkdir(parents=True, exist_ok=True)
     out = out_dir / f"{stem}.req"
