@@ -84,7 +84,7 @@ class _Reader:
     def function(self, fn: ast.FunctionDef | ast.AsyncFunctionDef, method: bool) -> list[ImportedReq]:
         params = [p for p, _ in signature_of(fn, method)[0]]
         snaps: dict[str, ast.expr] = {}
-        found = [(k, c) for k, c in (self._kind(d) or ("", ast.Call()) for d in fn.decorator_list) if k]
+        found = [kc for kc in (self._kind(d) for d in fn.decorator_list) if kc is not None]
         for kind, call in found:
             if kind == "snapshot":
                 try:
