@@ -110,8 +110,10 @@ def test_import_folder_and_errors(tmp_path: Path) -> None:
 
 def _check_verdicts(fmt: str, module: Path, out: Path) -> dict[str, str]:
     assert run_cli("import", fmt, str(module), "-o", str(out)).exit_code in (0, 1)
-    r = run_cli("check", str(out / f"{module.stem}.req"), "--budget", "2", "--no-analysis", "--engines",
-                "crosshair", "-j", "1", "-f", "json", "-o", str(out / "r.json"))
+    # both engines: CrossHair (icontract analysis) may assume an icontract-decorated target's own
+    # postcondition instead of running its body; Hypothesis runs it (docs/research.md)
+    r = run_cli("check", str(out / f"{module.stem}.req"), "--budget", "2", "--no-analysis", "-j", "1",
+                "-f", "json", "-o", str(out / "r.json"))
     assert r.exit_code in (0, 1, 3), r.stderr
     data = json.loads((out / "r.json").read_text())
     return {q["id"]: q["verdict"] for q in data["requirements"]}
