@@ -2,7 +2,8 @@
 
 Formats: ``nagini`` (HumanEval-Nagini ``Bench/NNN-name.py``, see :mod:`evalgap.research.import_nagini`),
 ``nl2postcond`` (the folder or ``.jsonl.gz`` of nl2postcond's GPT-4 postconditions, see
-:mod:`evalgap.research.import_nl2postcond`).
+:mod:`evalgap.research.import_nl2postcond`); ``icontract``, ``deal``, ``pep316`` (contracts in Python modules,
+see :mod:`evalgap.research.import_python`; no ``--data`` needed).
 Output folder: ``HumanEval_N.req`` (+ ``HumanEval_N_helpers.py`` for pure helpers) per imported task and
 ``IMPORT_REPORT.md`` listing every source file, imported or not, with the reason.
 """
