@@ -2,7 +2,8 @@
 
 Formats: ``nagini`` (HumanEval-Nagini ``Bench/NNN-name.py``, see :mod:`evalgap.research.import_nagini`),
 ``nl2postcond`` (the folder or ``.jsonl.gz`` of nl2postcond's GPT-4 postconditions, see
-:mod:`evalgap.research.import_nl2postcond`).
+:mod:`evalgap.research.import_nl2postcond`); ``icontract``, ``deal``, ``pep316`` (contracts in Python modules,
+see :mod:`evalgap.research.import_python`; no ``--data`` needed).
 Output folder: ``HumanEval_N.req`` (+ ``HumanEval_N_helpers.py`` for pure helpers) per imported task and
 ``IMPORT_REPORT.md`` listing every source file, imported or not, with the reason.
 """
@@ -20,7 +21,7 @@ from evalgap.research.import_nagini import NaginiImportError, import_nagini
 
 __all__ = ["ImportReport", "import_folder", "FORMATS"]
 
-FORMATS = ("nagini", "nl2postcond")
+FORMATS = ("nagini", "nl2postcond", "icontract", "deal", "pep316")
 
 
 @dataclass(frozen=True)
@@ -36,7 +37,7 @@ class ImportReport:
     skipped: tuple[tuple[str, str], ...]
 
 
-def import_folder(fmt: str, src: Path, data_dir: Path, out: Path) -> ImportReport:
+def import_folder(fmt: str, src: Path, data_dir: Path | None, out: Path) -> ImportReport:
     """Import every program of ``src`` in format ``fmt`` into ``out``, checking each spec parses.
 
     Args:
@@ -54,6 +55,12 @@ def import_folder(fmt: str, src: Path, data_dir: Path, out: Path) -> ImportRepor
         raise DatasetError(f"unknown import format {fmt!r}; known: {', '.join(FORMATS)}")
     if not src.exists():
         raise DatasetError(f"{src} does not exist")
+    if fmt in ("icontract", "deal", "pep316"):  # Python modules: see evalgap.research.import_python
+        from evalgap.research.import_python import import_python
+
+        return import_python(fmt, src, out)
+    if data_dir is None:
+        raise DatasetError(f"import {fmt} needs --data (the benchmark data folder)")
     tasks = load_tasks(data_dir)
     out.mkdir(parents=True, exist_ok=True)
     if fmt == "nl2postcond":

@@ -12,6 +12,7 @@ from evalgap.research.compare import CompareOptions, compare
 from evalgap.research.dataset import Dataset, load_dataset
 from evalgap.research.errors import DatasetError
 from evalgap.research.humaneval import ADAPTERS, build_dataset
+from evalgap.research.adapters_more import MORE_ADAPTERS, build_more
 from evalgap.research.summary import Summary, render_markdown, summarize
 
 __all__ = ["resolve_dataset", "run_compare"]
@@ -34,8 +35,11 @@ def resolve_dataset(arg: str, tasks: list[str] | None = None, sources: list[str]
     name, sep, rest = arg.partition(":")
     if sep and name in ADAPTERS:
         ds = build_dataset(name, Path(rest), tasks, specs)
+    elif sep and name in MORE_ADAPTERS:
+        ds = build_more(name, Path(rest), tasks, specs)
     elif sep and not Path(arg).exists() and len(name) > 1:
-        raise DatasetError(f"unknown adapter {name!r}; known: {', '.join(ADAPTERS)} (ADAPTER:DATA_DIR)")
+        raise DatasetError(f"unknown adapter {name!r}; known: {', '.join(ADAPTERS + MORE_ADAPTERS)} "
+                           "(ADAPTER:DATA_DIR)")
     else:
         ds = load_dataset(Path(arg))
         if tasks is not None:

@@ -639,12 +639,12 @@ def compare(dataset: str, evaluators: str, executor: str, ray_address: str | Non
 
 
 @cli.command("import")
-@click.argument("fmt", metavar="FORMAT", type=click.Choice(["nagini", "nl2postcond"]))
+@click.argument("fmt", metavar="FORMAT", type=click.Choice(["nagini", "nl2postcond", "icontract", "deal", "pep316"]))
 @click.argument("src", type=click.Path(path_type=Path))
-@click.option("--data", type=click.Path(path_type=Path), required=True,
-              help="The benchmark data folder (HumanEval signatures).")
+@click.option("--data", type=click.Path(path_type=Path), default=None,
+              help="The benchmark data folder (HumanEval signatures; nagini and nl2postcond only).")
 @click.option("-o", "--output", "out", type=click.Path(path_type=Path), required=True, help="Output folder of .req files.")
-def import_cmd(fmt: str, src: Path, data: Path, out: Path) -> None:
+def import_cmd(fmt: str, src: Path, data: Path | None, out: Path) -> None:
     """Import contracts in FORMAT from the folder SRC into .req property specs (report in OUT/IMPORT_REPORT.md).
 
     Exit code: 0 every file imported, 1 some could not be (reasons in the report), 2 usage error.

@@ -1,0 +1,163 @@
+"""``evalgap import deal``: deal decorators of a Python module, read statically, into a ``.req``.
+
+Read (deal 4.x, https://deal.readthedocs.io): ``@deal.pre``, ``@deal.post``, ``@deal.ensure``,
+``@deal.raises``, ``@deal.reason`` on functions and methods, ``@deal.inv`` on classes, and any other
+``deal.X`` decorator (``safe``, ``pure``, ``has``, ...), written ``deal.X``, through an alias or imported by
+name. The module is parsed with :mod:`ast`, never imported.
+
+Mapping (deal calls validators with the function's arguments, positionally as the call gave them, so a
+validator's parameters map to the function's **by position**):
+
+* ``pre(lambda a, b: C)`` -> ``requires C``; with ``exception=EXC`` deal raises ``EXC`` when ``C`` is false,
+  stated as ``raises EXC when not (C)``;
+* ``post(lambda r: C)`` -> ``ensures C`` with the validator's one parameter -> ``result``;
+* ``ensure(lambda a, b, result: C)`` -> ``ensures C`` (arguments by position, ``result`` by name);
+* ``inv(lambda obj: C)`` -> class ``invariant C`` with the parameter -> ``self``;
+* ``raises(E1, ...)`` (an allow-list: the function may raise only these), ``reason(E, lambda ...: C)`` (when
+  ``E`` is raised, ``C`` held: a *necessary* condition, while the spec language's ``raises E when C`` states
+  a *sufficient* one), ``safe``, ``pure``, ``has`` and the rest -> ``informal omission`` with that reason.
+  ``raises E when ...`` is written only where the condition of raising is stated (``pre(..., exception=E)``).
+
+The ``message`` becomes the prose; without one the prose names the decorator and its source line.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from evalgap.research.import_pycommon import (ImportedReq, ModuleContracts, Untranslatable, collect, const_str,
+                                             dotted, lambda_of, lambda_params, parse_module, signature_of,
+                                             translate_condition)
+
+__all__ = ["read_deal"]
+
+_INFORMAL = {
+    "raises": "deal.raises lists the exceptions the function may raise (an allow-list with no condition); the "
+              "spec language states exceptional behaviour only as `raises EXC when CONDITION`",
+    "reason": "deal.reason states a condition that holds whenever the exception is raised (a necessary "
+              "condition); `raises EXC when CONDITION` would state a sufficient one, a different requirement",
+    "safe": "deal.safe (the function raises no exception) has no counterpart in the spec language",
+    "pure": "deal.pure (no side effects and no exceptions) has no counterpart in the spec language",
+    "has": "deal.has (the side effects the function may have) has no counterpart in the spec language",
+}
+
+
+def _names(tree: ast.Module) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                if a.name == "deal":
+                    out[a.asname or "deal"] = "*"
+        elif isinstance(node, ast.ImportFrom) and node.module == "deal":
+            for a in node.names:
+                out[a.asname or a.name] = a.name
+    return out
+
+
+def _kw(call: ast.Call, name: str) -> ast.expr | None:
+    return next((k.value for k in call.keywords if k.arg == name), None)
+
+
+class _Reader:
+    def __init__(self, tree: ast.Module, file: str) -> None:
+        self.names, self.file = _names(tree), file
+
+    def _kind(self, dec: ast.expr) -> tuple[str, ast.expr] | None:
+        fn = dec.func if isinstance(dec, ast.Call) else dec
+        name = dotted(fn)
+        head, _, attr = name.rpartition(".")
+        if head and self.names.get(head) == "*":
+            return attr, dec
+        if not head and name in self.names:
+            return self.names[name], dec
+        return None
+
+    def _prose(self, kind: str, dec: ast.expr, owner: str, msg: ast.expr | None) -> str:
+        return const_str(msg) or f"deal.{kind} of {owner} at {self.file}:{dec.lineno}: {ast.unparse(dec)}"
+
+    def function(self, fn: ast.FunctionDef | ast.AsyncFunctionDef, method: bool) -> list[ImportedReq]:
+        params = [p for p, _ in signature_of(fn, method)[0]]
+        if method:
+            params = ["self", *params]  # deal passes self to a method's validators
+        out = []
+        for dec in fn.decorator_list:
+            k = self._kind(dec)
+            if k:
+                out.append(self._one(k[0], k[1], fn.name, params))
+        return out
+
+    def _one(self, kind: str, dec: ast.expr, owner: str, params: list[str]) -> ImportedReq:
+        call = dec if isinstance(dec, ast.Call) else None
+        msg = _kw(call, "message") if call else None
+        if call and msg is None and len(call.args) > 1 and kind in ("pre", "post", "ensure"):
+            msg = call.args[1]
+        prose = self._prose(kind, dec, owner, msg)
+        src = ast.unparse(dec)
+        spec_kind = {"pre": "requires", "post": "ensures", "ensure": "ensures"}.get(kind, "requires")
+        if kind not in ("pre", "post", "ensure"):
+            why = _INFORMAL.get(kind, f"deal.{kind} has no counterpart in the spec language")
+            return ImportedReq(spec_kind, "", prose, dec.lineno, why, source=src)
+        try:
+            assert call is not None
+            lam = lambda_of(call.args[0] if call.args else _kw(call, "validator"), f"deal.{kind}")
+            ps = lambda_params(lam)
+            if kind == "post":
+                if len(ps) != 1:
+                    raise Untranslatable("a deal.post validator takes exactly one parameter (the result)")
+                rename = {ps[0]: "result"}
+            else:
+                args = [p for p in ps if not (kind == "ensure" and p == "result")]
+                if len(args) > len(params):
+                    raise Untranslatable(f"the validator takes {len(args)} argument(s), {owner} has {len(params)}")
+                rename = dict(zip(args, params))
+                if kind == "ensure":
+                    rename["result"] = "result"
+            expr = translate_condition(lam.body, rename)
+        except Untranslatable as exc:
+            return ImportedReq(spec_kind, "", prose, dec.lineno, str(exc), source=src)
+        exc_node = _kw(call, "exception") if kind == "pre" else None
+        if exc_node is not None:
+            exc_name = dotted(exc_node.func if isinstance(exc_node, ast.Call) else exc_node)
+            if not exc_name:
+                return ImportedReq(spec_kind, "", prose, dec.lineno,
+                                   f"the exception `{ast.unparse(exc_node)}` is not a class name", source=src)
+            return ImportedReq("raises", f"not ({expr})", prose, dec.lineno, exc=exc_name, source=src)
+        return ImportedReq(spec_kind, expr, prose, dec.lineno, source=src)
+
+    def klass(self, cls: ast.ClassDef) -> list[ImportedReq]:
+        out = []
+        for dec in cls.decorator_list:
+            k = self._kind(dec)
+            if not k:
+                continue
+            kind, node = k
+            call = node if isinstance(node, ast.Call) else None
+            prose = self._prose(kind, node, cls.name, _kw(call, "message") if call else None)
+            if kind != "inv" or call is None:
+                out.append(ImportedReq("invariant", "", prose, node.lineno,
+                                       f"deal.{kind} on a class has no counterpart in the spec language",
+                                       source=ast.unparse(node)))
+                continue
+            try:
+                lam = lambda_of(call.args[0] if call.args else _kw(call, "validator"), "deal.inv")
+                ps = lambda_params(lam)
+                if len(ps) != 1:
+                    raise Untranslatable("a deal.inv validator takes exactly one parameter (the object)")
+                out.append(ImportedReq("invariant", translate_condition(lam.body, {ps[0]: "self"}), prose,
+                                       node.lineno, source=ast.unparse(node)))
+            except Untranslatable as exc:
+                out.append(ImportedReq("invariant", "", prose, node.lineno, str(exc), source=ast.unparse(node)))
+        return out
+
+
+def read_deal(src: Path) -> ModuleContracts:
+    """The deal contracts of the module at ``src`` (parsed, never imported).
+
+    Raises:
+        ResearchError: the file is missing or not valid Python.
+    """
+    tree = parse_module(src)
+    r = _Reader(tree, src.name)
+    return collect(tree, r.function, r.klass)
