@@ -2,7 +2,7 @@
 
 Rule (EvalPlus's ``is_floats``/``np.allclose`` comparison, Liu et al. 2023): two results agree when they are
 ``==``, or when they are numbers at least one of which is a float and ``|a - b| <= atol + 1e-7 * |b|`` (two
-NaNs agree), applied elementwise through lists and tuples of equal length.
+NaNs agree, and equal infinities), applied elementwise through lists and tuples of equal length.
 """
 
 from __future__ import annotations
@@ -20,6 +20,8 @@ def same_result(got: Any, expected: Any, atol: float = 0.0) -> bool:
                 and not isinstance(got, bool) and not isinstance(expected, bool):
             if math.isnan(got) or math.isnan(expected):
                 return bool(math.isnan(got) and math.isnan(expected))
+            if got == expected:  # equal infinities: inf - inf is NaN, so the tolerance test would say no
+                return True
             return bool(abs(got - expected) <= atol + 1e-7 * abs(expected))
         return False
     if isinstance(got, (list, tuple)) and isinstance(expected, (list, tuple)) and type(got) is type(expected):

@@ -52,6 +52,9 @@ def test_same_result_uses_tolerance_only_for_floats() -> None:
     assert same_result(0.1 + 0.2, 0.3) and not same_result(0.31, 0.3)
     assert same_result(1.00005, 1.0, atol=1e-4) and not same_result(1.001, 1.0, atol=1e-4)
     assert same_result([1.0, (2, "a")], [1.0, (2, "a")]) and not same_result([1, 2], (1, 2))
+    inf = float("inf")
+    assert same_result(inf, inf) and same_result([-inf], [-inf]) and not same_result(inf, -inf)
+    assert not same_result(inf, 1e308) and same_result(float("nan"), float("nan"))
     assert same_result(float("nan"), float("nan")) and not same_result(3, 4)
 
 
