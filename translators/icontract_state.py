@@ -10,7 +10,9 @@
   :data:`INVARIANT_STEPS` calls of the class's declared methods, each chosen by a symbolic ``op_i``
   (``op_i % (methods + 1)``; the extra value ends the sequence); the invariant must hold after construction
   and after every call that returns normally (as icontract checks invariants; the state after an exception
-  is not constrained).
+  is not constrained). A call (and the construction) whose arguments break the method's preconditions (its
+  requirements made only of ``requires``) ends the sequence: an invariant need only hold after calls whose
+  caller met the preconditions (Meyer's design by contract; icontract checks preconditions first).
 * A **stub** replaces a dependency of the target (resolved as a dotted name in the target module) for the
   duration of each scenario by a :class:`_EgStub` whose calls return, one after another, the outcome
   picked by a symbolic list ``stub_<name>_picks: list[int]`` (``pick % len(outcomes)``; calls past the end
@@ -143,6 +145,37 @@ def _prefixed(params: tuple[A.Param, ...], prefix: str) -> tuple[A.Param, ...]:
     return tuple(A.Param(prefix + p.name, p.type, p.span) for p in params)
 
 
+def _precondition_reqs(m: A.MethodDecl | None) -> list[A.Requirement]:
+    """The requirements of ``m`` made only of ``requires`` (its preconditions, for every call)."""
+    if m is None:
+        return []
+    return [r for r in m.requirements if r.informal is None and r.clauses
+            and all(isinstance(c, (A.Requires, A.Let)) for c in r.clauses)]
+
+
+def _guard(w: Writer, m: A.MethodDecl | None, prefix: str, with_self: bool) -> list[str]:
+    """Lines ending the check (``return 0``: the path passes) when a call of ``m`` would break its
+    preconditions; the method's parameters are bound from their ``prefix``-ed harness names by a lambda, so
+    the conditions read the names the spec uses (icontract's rule: a caller must meet the preconditions, and
+    an invariant need only hold after calls that did)."""
+    lines: list[str] = []
+    if m is None:
+        return lines
+    formal = (["self"] if with_self else []) + [p.name for p in m.params]
+    actual = (["self"] if with_self else []) + [prefix + p.name for p in m.params]
+    for r in _precondition_reqs(m):
+        for c in inline_lets(r.clauses):
+            if isinstance(c, A.Requires):
+                w.need(free_names(c.expr) - set(formal))
+                lines += [f"if not (lambda {', '.join(formal)}: ({to_python(c.expr)}))({', '.join(actual)}):",
+                          "    return 0"]
+    return lines
+
+
+def _init_decl(cls: A.ClassDecl) -> A.MethodDecl | None:
+    return next((m for m in cls.methods if m.name == "__init__"), None)
+
+
 def _emit_function(w: Writer, fn: str, req: A.Requirement, params: tuple[A.Param, ...], dom: Domain,
                    body: list[str], doc: str) -> None:
     from evalgap.translators.to_icontract import emit_domain
@@ -183,7 +216,9 @@ def method_obligation(w: Writer, spec: A.Spec, req: A.Requirement, cls: A.ClassD
     pre_clauses += [c for c in clauses if isinstance(c, A.Requires)]
     ensures = [c for c in clauses if isinstance(c, A.Ensures)]
     raises = [c for c in clauses if isinstance(c, A.Raises)]
-    body = [f"self = {cls.name}({', '.join(p.name for p in ctor)})"]
+    init = _init_decl(cls)
+    body = _guard(w, init, "init_", False) + [f"self = {cls.name}({', '.join(p.name for p in ctor)})"]
+    pre_ids += [r.id for r in _precondition_reqs(init)]
     for c in pre_clauses:
         w.need(free_names(c.expr) - names)
         body += [f"if not ({to_python(c.expr)}):", "    return 0"]
@@ -244,16 +279,20 @@ def invariant_obligation(w: Writer, spec: A.Spec, req: A.Requirement, cls: A.Cla
     for c in invariants:
         w.need(free_names(c.expr) - names)
     inv = " and ".join(f"({t})" for t in checks)
-    body = [f"self = {cls.name}({', '.join(p.name for p in ctor)})", f"if not ({inv}):", "    return 1"]
+    init = _init_decl(cls)
+    body = _guard(w, init, "init_", False)
+    body += [f"self = {cls.name}({', '.join(p.name for p in ctor)})", f"if not ({inv}):", "    return 1"]
+    pre_ids = [r.id for m in [init, *methods] for r in _precondition_reqs(m)]
     for step in range(1, INVARIANT_STEPS + 1 if methods else 1):
         body.append(f"_eg_op = op{step} % {len(methods) + 1}")
         body += [f"if _eg_op == {len(methods)}:", "    return 0"]
         for k, m in enumerate(methods):
             args = ", ".join(f"s{step}_{m.name}_{p.name}" for p in m.params)
-            body += [f"if _eg_op == {k}:", "    try:", f"        self.{m.name}({args})",
+            guard = ["    " + ln for ln in _guard(w, m, f"s{step}_{m.name}_", True)]
+            body += [f"if _eg_op == {k}:", *guard, "    try:", f"        self.{m.name}({args})",
                      "    except Exception:", "        return 0"]
         body += [f"if not ({inv}):", "    return 1"]
     _emit_function(w, fn, req, tuple(params), dom, body,
                    f"Invariant {req.id} of {cls.name}: after construction and up to {INVARIANT_STEPS} calls.")
     return Obligation(req.id, "scenario", fn, tuple((p.name, str(p.type)) for p in params), cls.name,
-                      (f"invariant {inv}",), tuple(dom.assumption_texts), check_spans=(spans[0],))
+                      (f"invariant {inv}",), tuple(dom.assumption_texts + pre_ids), check_spans=(spans[0],))
