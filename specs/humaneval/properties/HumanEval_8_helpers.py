@@ -1,4 +1,4 @@
-# Pure helpers imported from HumanEval-Nagini (Apache-2.0)
+# provenance: imported from HumanEval-Nagini (Apache-2.0, see /work/shared/data/humaneval-nagini/SOURCE.txt) by `evalgap import nagini`; unchanged
 from typing import List, Dict, Optional, Tuple
 
 
