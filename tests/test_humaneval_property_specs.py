@@ -75,3 +75,26 @@ def test_specs_hold_on_canonical_and_refute_the_buggy_program(shared_data: Path,
         buggy_ch = verdict[(f"{t}#buggy", "crosshair-prop")]
         assert buggy_ch["verdict"] == "refuted", buggy_ch
         assert buggy_ch["counterexample"]
+
+
+NAGINI_TWO_CONTRACTED = '''from nagini_contracts.contracts import *
+
+def SortAndName(arr: List[int]) -> List[str]:
+    Requires(Acc(list_pred(arr)))
+    Ensures(len(Result()) <= len(arr))
+    return [NumberToName(x) for x in arr]
+
+def NumberToName(n: int) -> str:
+    Requires(n >= 1 and n <= 9)
+    Ensures(len(Result()) > 0)
+    return "One"
+'''
+
+
+def test_nagini_importer_takes_the_uncalled_function_as_main_when_no_name_matches() -> None:
+    # regression: the importer took the last contracted function (a helper: NumberToName) for HumanEval/105
+    from research.import_nagini import import_nagini
+
+    im = import_nagini(NAGINI_TWO_CONTRACTED, "HumanEval/105", "by_length", (("arr", "List[int]"),))
+    assert "ensures len(result) <= len(arr)" in im.spec_text
+    assert "arr >= 1" not in im.spec_text
