@@ -61,6 +61,35 @@ NOT_SPECIFIED: dict[str, str] = {
 }
 
 
+#: Hand-inspected explanations of tasks that are not validated (shown in the per-task table).
+INSPECTED: dict[str, str] = {}
+
+NAGINI_HISTORY = """\
+## Relation to the HumanEval-Nagini import
+
+The first set (specs/humaneval/nagini, `evalgap import nagini`) validated 31 of 80 imported specs concretely. Its
+failures on the canonical solution fall in three groups (inspected on the spec texts): (1) *importer bugs*: for
+HumanEval/105 and /37 the importer took a contracted helper for the main function (fixed in
+research/import_nagini.py: with no name match, the function no other function calls is the main one; both specs
+regenerated); Nagini models strings as sequences of integers (`s[len(s) - 1] == 121` for 'y', `text[j] != 0`
+for vowels), which the importer does not map back to characters (HumanEval/51, /64, /78, /98: not fixed, the
+curated set states these tasks by hand); (2) *Nagini variants* of the task: HumanEval/3 (result inverted), /57
+(strict monotonicity), /84 (popcount of N instead of the digit sum), /90 (fewer than two elements instead of
+fewer than two distinct values), /106 (0-based factorial/sum indices), /27, /92, /133, /151 (ASCII or integer
+domains where HumanEval+ tries Unicode and floats); (3) *canonical-solution quirks* the prose does not say:
+HumanEval/49 (`modp(0, 1)` returns 1), /122 (a minus sign counts as a digit). Recursive helpers hit Python's
+recursion limit or the 1 CPU s per-input limit on large HumanEval+ inputs (17 tasks); the curated set uses
+bottom-up helpers (fib_number, fibfib_number, fib4_number, factorial_of, ...) or states input bounds as
+preconditions instead. Every task of the Nagini set but HumanEval/123 and /132 (see above) is in the curated set (2 specs kept unchanged,
+HumanEval/5 and /8; the rest hand-written from the docstring).
+"""
+
+
+def _origin(path: Path) -> str:
+    first = path.read_text(encoding="utf-8").splitlines()[0] if path.is_file() else ""
+    return "Nagini" if "HumanEval-Nagini" in first else "hand-written"
+
+
 def _load(progress: Path, evaluator: str, out: dict[str, dict[str, Any]]) -> None:
     if not progress.is_file():
         return
@@ -130,9 +159,10 @@ def main(argv: list[str]) -> int:
         counts_ch[s2] = counts_ch.get(s2, 0) + 1
         if s1 == s2 == "validated":
             both.append(t)
-        note = _note(si.get(t, {}), s1) if s1 != "validated" else _note(ch.get(t, {}), s2)
+        note = INSPECTED.get(t) or (_note(si.get(t, {}), s1) if s1 != "validated" else _note(ch.get(t, {}), s2))
         ok = "**yes**" if s1 == s2 == "validated" else "no"
-        rows.append(f"| {t} | {si.get(t, {}).get('fixed', '-')} | {si.get(t, {}).get('buggy', '-')} | {s1} | "
+        origin = _origin(a.specs / f"{t.replace('/', '_')}.req")
+        rows.append(f"| {t} | {origin} | {si.get(t, {}).get('fixed', '-')} | {si.get(t, {}).get('buggy', '-')} | {s1} | "
                     f"{ch.get(t, {}).get('fixed', '-')} ({ch.get(t, {}).get('fixed_paths', '-')} paths) | "
                     f"{ch.get(t, {}).get('buggy', '-')} | {s2} | {ok} | {note.replace('|', '/').replace(chr(10), ' ')} |")
     fmt = ", ".join
@@ -150,14 +180,14 @@ def main(argv: list[str]) -> int:
            "`no-counterexample` with completed paths (> 0), buggy `refuted` (replayed concretely).", "",
            "Concrete (spec-inputs): " + fmt(f"{k}: {v}" for k, v in sorted(counts_si.items())), "",
            "CrossHair (crosshair-prop): " + fmt(f"{k}: {v}" for k, v in sorted(counts_ch.items())), "",
-           "| task | canonical (inputs) | buggy (inputs) | status | canonical (CrossHair) | buggy (CrossHair) | "
-           "status | validated | note |",
-           "|---|---|---|---|---|---|---|---|---|", *rows, "",
+           "| task | origin | canonical (inputs) | buggy (inputs) | status | canonical (CrossHair) | "
+           "buggy (CrossHair) | status | validated | note |",
+           "|---|---|---|---|---|---|---|---|---|---|", *rows, "",
            f"## Tasks without a property spec ({len(NOT_SPECIFIED)})", "",
            "| task | why |", "|---|---|",
            *(f"| {t} | {why.replace('|', '/')} |" for t, why in sorted(NOT_SPECIFIED.items(),
                                                                         key=lambda kv: int(kv[0].split('/')[1]))),
-           ""]
+           "", NAGINI_HISTORY]
     a.out.parent.mkdir(parents=True, exist_ok=True)
     a.out.write_text("\n".join(md))
     print(f"validated (both): {len(both)}; spec-inputs: {counts_si}; crosshair: {counts_ch}")
