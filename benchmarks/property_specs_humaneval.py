@@ -152,7 +152,10 @@ def main(argv: list[str]) -> int:
         _load(d / "progress.jsonl", "spec-inputs", si)
     for d in [*a.runs, *a.crosshair]:
         _load(d / "progress.jsonl", "crosshair-prop", ch)
-    rows, counts_si, counts_ch, both = [], {}, {}, []
+    rows: list[str] = []
+    both: list[str] = []
+    counts_si: dict[str, int] = {}
+    counts_ch: dict[str, int] = {}
     for t in tasks:
         s1, s2 = _status(si.get(t, {}), False), _status(ch.get(t, {}), True)
         counts_si[s1] = counts_si.get(s1, 0) + 1
