@@ -25,6 +25,7 @@ Usage: ``python benchmarks/property_specs_humaneval.py --specs DIR --runs DIR [D
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import sys
 from pathlib import Path
@@ -103,7 +104,17 @@ def _origin(path: Path) -> str:
     return "Nagini" if "HumanEval-Nagini" in first else "hand-written"
 
 
-def _load(progress: Path, evaluator: str, out: dict[str, dict[str, Any]]) -> None:
+def spec_digest(specs: Path, task_id: str) -> str:
+    """The spec part of ``evalgap compare``'s cache key (research/compare.py ``_key``) for the current files."""
+    stem = task_id.replace("/", "_")
+    helpers = specs / f"{stem}_helpers.py"
+    text = (specs / f"{stem}.req").read_text(encoding="utf-8") + (
+        helpers.read_text(encoding="utf-8") if helpers.is_file() else "")
+    return hashlib.sha256(text.encode()).hexdigest()[:12]
+
+
+def _load(progress: Path, evaluator: str, out: dict[str, dict[str, Any]], digests: dict[str, str]) -> None:
+    """Read one evaluator's verdicts from ``progress``, only records made with the current spec files."""
     if not progress.is_file():
         return
     for line in progress.read_text().splitlines():
@@ -115,6 +126,8 @@ def _load(progress: Path, evaluator: str, out: dict[str, dict[str, Any]]) -> Non
         if v is None:
             continue
         tid, kind = rec["candidate_id"].split("#")
+        if tid not in digests or rec["key"].split(":")[2] != digests[tid]:
+            continue  # another spec version (an earlier run) or a task not in the set
         d = out.setdefault(tid, {})
         d[kind] = v["verdict"]
         d[kind + "_reason"] = v["reason"]
@@ -161,10 +174,11 @@ def main(argv: list[str]) -> int:
                    key=lambda t: int(t.split("/")[1]))
     si: dict[str, dict[str, Any]] = {}
     ch: dict[str, dict[str, Any]] = {}
+    digests = {t: spec_digest(a.specs, t) for t in tasks}
     for d in [*a.runs, *a.spec_inputs]:
-        _load(d / "progress.jsonl", "spec-inputs", si)
+        _load(d / "progress.jsonl", "spec-inputs", si, digests)
     for d in [*a.runs, *a.crosshair]:
-        _load(d / "progress.jsonl", "crosshair-prop", ch)
+        _load(d / "progress.jsonl", "crosshair-prop", ch, digests)
     rows: list[str] = []
     both: list[str] = []
     counts_si: dict[str, int] = {}
