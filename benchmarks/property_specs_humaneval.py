@@ -154,6 +154,8 @@ def _status(d: dict[str, Any], need_paths: bool) -> str:
 
 
 def _note(d: dict[str, Any], status: str) -> str:
+    if status == "pending":
+        return "not evaluated with the current spec files (the run did not reach it: CPU)"
     if status == "fails on canonical":
         return f"canonical fails on `{d.get('fixed_cex', '')[:80]}`: {d.get('fixed_reason', '')[:100]}"
     if status == "unknown on canonical":
