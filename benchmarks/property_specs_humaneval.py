@@ -78,6 +78,8 @@ INSPECTED: dict[str, str] = {
                      "a (9-10 paths); spec-inputs refutes it",
     "HumanEval/161": "CrossHair misses the bug within 3 s (symbolic swapcase on ASCII strings: 7 paths); spec-inputs "
                      "refutes it",
+    "HumanEval/93": "CrossHair misses the bug within 3 s (symbolic swapcase on letter strings: 7 paths; an upper-case "
+                    "vowel shows it); spec-inputs refutes it",
     "HumanEval/122": "CrossHair misses the bug within 3 s: the program's len(str(elem)) on symbolic ints explodes "
                      "the path count (spec-inputs refutes it on HumanEval+ inputs)",
 }
