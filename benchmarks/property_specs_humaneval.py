@@ -86,8 +86,6 @@ INSPECTED: dict[str, str] = {
                     "len(s) > 0 (a word) is missing (fix not validated for lack of time)",
     "HumanEval/68": "spec bug: HE68-2 indexes arr[result[1]] before checking it is an index, so the buggy program "
                     "([index, value]) makes the spec raise under CrossHair (fix not validated for lack of time)",
-    "HumanEval/70": "fails on canonical even on [0] under CrossHair: a spec or translation error around the `let s` "
-                    "binding inside the quantifier, not yet diagnosed",
     "HumanEval/122": "CrossHair misses the bug within 3 s: the program's len(str(elem)) on symbolic ints explodes "
                      "the path count (spec-inputs refutes it on HumanEval+ inputs)",
 }
