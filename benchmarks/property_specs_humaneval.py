@@ -80,12 +80,6 @@ INSPECTED: dict[str, str] = {
                      "refutes it",
     "HumanEval/93": "CrossHair misses the bug within 3 s (symbolic swapcase on letter strings: 7 paths; an upper-case "
                     "vowel shows it); spec-inputs refutes it",
-    "HumanEval/63": "the canonical solution is exponential recursion: fibfib(57) exceeds the 1 CPU s per-input limit "
-                    "(fix, not validated for lack of time: bound n <= 20 as for HumanEval/55)",
-    "HumanEval/64": "spec bug: the canonical solution raises IndexError on '' (it reads s[-1]); the precondition "
-                    "len(s) > 0 (a word) is missing (fix not validated for lack of time)",
-    "HumanEval/68": "spec bug: HE68-2 indexes arr[result[1]] before checking it is an index, so the buggy program "
-                    "([index, value]) makes the spec raise under CrossHair (fix not validated for lack of time)",
     "HumanEval/122": "CrossHair misses the bug within 3 s: the program's len(str(elem)) on symbolic ints explodes "
                      "the path count (spec-inputs refutes it on HumanEval+ inputs)",
 }
