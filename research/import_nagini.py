@@ -266,8 +266,18 @@ def import_nagini(source: str, task_id: str, entry_point: str, param_types: tupl
              and (_clauses(n, "Ensures") or _clauses(n, "Requires"))]
     if not mains:
         raise NaginiImportError("no function with Requires/Ensures")
-    fn = next((n for n in mains if n.name.replace("_", "").lower() == entry_point.replace("_", "").lower()),
-              mains[-1])
+    fn = next((n for n in mains if n.name.replace("_", "").lower() == entry_point.replace("_", "").lower()), None)
+    if fn is None:
+        # no name matches: the main function is the one no other function calls (HumanEval/105's file has
+        # four contracted functions; the last one, NumberToName, is a helper of SortReverseAndName)
+        def callers(name: str) -> bool:
+            return any(isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and c.func.id == name
+                       for f in tree.body if isinstance(f, ast.FunctionDef) and f.name != name for c in ast.walk(f))
+        roots = [n for n in mains if not callers(n.name)]
+        if len(roots) != 1:
+            raise NaginiImportError(f"no function named like {entry_point} and {len(roots)} uncalled candidates "
+                                    f"({', '.join(n.name for n in roots)})")
+        fn = roots[0]
     nag = [a.arg for a in fn.args.args]
     if len(nag) != len(param_types):
         raise NaginiImportError(f"Nagini's {fn.name} has {len(nag)} parameters, HumanEval's {entry_point} "
