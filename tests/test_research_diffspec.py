@@ -129,3 +129,31 @@ def test_crosshair_retries_after_wall_clock_kill_and_stays_unknown(monkeypatch: 
         Verdict.UNKNOWN, "budget exhausted: no execution path completed within 1 s"))
     assert evaluate("crosshair", _NAN_TASK, _ALWAYS, EvalSettings(crosshair_budget_s=1.0)).verdict \
         is Verdict.UNKNOWN and len(calls) == 1
+
+
+def _bench(name: str) -> Any:
+    import importlib.util
+    import sys
+
+    root = Path(__file__).resolve().parents[1] / "benchmarks"
+    sys.path.insert(0, str(root))
+    spec = importlib.util.spec_from_file_location(name, root / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_nl2postcond_benchmark_helpers() -> None:
+    nl2p = _bench("nl2postcond_humaneval")
+    tests = ("def check(candidate):\n    assert candidate([1, 2], 3) == 1\n    assert candidate([1, 2], 3) == 1\n"
+             "    for x in range(3):\n        assert candidate([x], x)\n    assert candidate(*[[], 0]) is None\n")
+    assert nl2p.test_inputs(tests) == [[[1, 2], 3]]   # literal calls only, deduplicated
+    spec = ('spec s "t"\n\nfunction f(l: list, n: int)\n  requirement A-1 "r1"\n    ensures result >= 0\n'
+            '  requirement A-2 "r2"\n    ensures result < n\n    ensures result != 3\n')
+    head, blocks = nl2p.split_requirements(spec)
+    assert head.endswith("function f(l: list, n: int)\n") and list(blocks) == ["A-1", "A-2"]
+    assert blocks["A-2"].count("ensures") == 2 and check_structure(parse(head + blocks["A-2"])) is None
+    assert nl2p._failing_req("A-2: postcondition false: x", ["A-1", "A-2"]) == "A-2"
+    assert nl2p._failing_req("spec error on 2 input(s): A-1: TypeError: x", ["A-1"]) == "A-1"
+    assert nl2p._failing_req("engine error: worker died", ["A-1"]) is None
