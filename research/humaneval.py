@@ -4,8 +4,8 @@ Sources read (each folder's ``SOURCE.txt`` gives provenance and licence):
 
 * ``humaneval/HumanEval.jsonl.gz`` (MIT): prompt, canonical solution, the benchmark's ``check(candidate)`` tests;
 * ``humanevalplus/HumanEvalPlus.jsonl.gz`` (Apache-2.0, EvalPlus v0.1.10): ``base_input + plus_input`` (the
-  ground-truth inputs, compared against the canonical solution), ``atol``, and ``contract`` (input-validity
-  asserts marked ``# $_CONTRACT_$``);
+  ground-truth inputs), its revised ``canonical_solution`` (the trusted reference they are compared against,
+  as EvalPlus does), ``atol``, and ``contract`` (input-validity asserts marked ``# $_CONTRACT_$``);
 * ``llm-runs/humaneval_gpt-3.5-turbo_runs.jsonl.gz`` (no licence: read locally, never copied into the
   project): 10 gpt-3.5-turbo runs per task; the first run of each task has ``run: null`` and is run 1 here;
 * ``humanevalfix-python/humanevalfix_python_pairs.jsonl.gz``: HumanEvalFix buggy programs (the visible
@@ -134,6 +134,15 @@ def _param_types(prompt: str, entry_point: str, inputs: list[list[Any]] | None) 
     return tuple(out)
 
 
+def _reference(base: dict[str, Any], plus: dict[str, Any]) -> str:
+    """The trusted reference of a task: HumanEval+'s canonical solution (EvalPlus's ground truth, which fixes
+    HumanEval's, e.g. HumanEval/124's operator-precedence bug that rejects every day above 29, HumanEval/22's
+    bools kept as integers, and slow ones such as HumanEval/39), or HumanEval's when HumanEval+ has none."""
+    if plus.get("canonical_solution"):
+        return str(plus.get("prompt") or base["prompt"]) + str(plus["canonical_solution"])
+    return str(base["prompt"]) + str(base["canonical_solution"])
+
+
 def spec_file_stem(task_id: str) -> str:
     """``HumanEval/57`` -> ``HumanEval_57`` (file names of a spec set: ``STEM.req`` and ``STEM_helpers.py``)."""
     return task_id.replace("/", "_")
@@ -177,7 +186,7 @@ def load_tasks(data_dir: Path, task_ids: Iterable[str] | None = None,
         inputs = list(p.get("base_input", [])) + list(p.get("plus_input", []))
         out[tid] = _attach_spec(Task(
             task_id=tid, entry_point=b["entry_point"], prose=docstring_of(b["prompt"], b["entry_point"]),
-            prompt=b["prompt"], reference=b["prompt"] + b["canonical_solution"],
+            prompt=b["prompt"], reference=_reference(b, p),
             tests=b["test"],
             ground_truth_inputs=json.dumps(inputs) if inputs else "", atol=float(p.get("atol", 0) or 0),
             contract=strip_contract_marker(p.get("contract", "")),
