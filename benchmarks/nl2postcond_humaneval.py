@@ -14,8 +14,12 @@ A filter runs the ``spec-inputs`` evaluator (every postcondition checked concret
 sandboxed worker) on the canonical solution, drops the requirement it names as failing (false, raising, or too
 slow), and repeats until the rest holds. Then each selected program (the headline selection: the labelled gap
 runs plus ``--right`` labelled-right programs, distinct programs once) is checked with the kept requirements on
-every HumanEval+ input. A program is *caught* when the check fails; a failure that is the program raising
-(not a false postcondition) is counted as a crash as well. Only task IDs, run numbers and counts are written.
+every HumanEval+ input: a gap program (labelled wrong) with the ``plus`` requirements, a right program with the
+``tests`` requirements (a right program agrees with the canonical solution on every HumanEval+ input, so the
+``plus`` requirements cannot reject it). A program is *caught* when the check fails; a failure that is the
+program raising (not a false postcondition) is counted as a crash as well. Resumable (``OUT/filters.jsonl``,
+``OUT/rows.jsonl``); ``--resummarize --headline CANDIDATES`` recounts with the headline run's ground truth.
+Only task IDs, run numbers and counts are written.
 
 Usage (a heavy run, not part of the test suite):
 
@@ -136,11 +140,13 @@ def main(argv: list[str]) -> int:
             if v.get("tests") == "no-counterexample":
                 gt[r["candidate_id"]] = "wrong" if v.get("ground-truth") == "refuted" else \
                     "right" if v.get("ground-truth") == "no-counterexample" else "unknown"
-    if a.resummarize:
-        prev = json.loads((a.out / "nl2postcond.json").read_text())
-        for r in prev["rows"]:
+    if a.resummarize:  # from the (possibly partial) rows.jsonl and filters.jsonl
+        filt = [json.loads(x) for x in (a.out / "filters.jsonl").read_text().splitlines()]
+        rws = [json.loads(x) for x in (a.out / "rows.jsonl").read_text().splitlines()]
+        for r in rws:
             r["truth"] = gt.get(r["candidate_id"], r["truth"])
-        return _summarize(a.out, prev["rows"], prev["kept"], prev["log"], prev["summary"]["tasks"])
+        kp = {n: {f["task_id"]: f[n] for f in filt} for n in ("plus", "tests")}
+        return _summarize(a.out, rws, kp, [x for f in filt for x in f["log"]], len(filt))
     progs: dict[str, Candidate] = {}
     for c in ds.candidates:
         progs.setdefault(c.digest, c)
@@ -148,23 +154,46 @@ def main(argv: list[str]) -> int:
     kept: dict[str, dict[str, list[str]]] = {"plus": {}, "tests": {}}
     domain: dict[str, list[list[Any]]] = {}
     log: list[str] = []
-    for tid in sorted(tasks, key=lambda t: int(t.split("/")[1])):
+    # resumable: filters in OUT/filters.jsonl, checked programs in OUT/rows.jsonl (one line each, appended)
+    fpath, rpath = a.out / "filters.jsonl", a.out / "rows.jsonl"
+    done_f = {json.loads(x)["task_id"]: json.loads(x) for x in fpath.read_text().splitlines()} \
+        if fpath.is_file() else {}
+    done_r = {json.loads(x)["candidate_id"]: json.loads(x) for x in rpath.read_text().splitlines()} \
+        if rpath.is_file() else {}
+    order = sorted(tasks, key=lambda t: (t not in {c.task_id for c in progs.values()
+                                                   if dict(c.labels).get("recheck_humanevalplus") != "pass"},
+                                         int(t.split("/")[1])))
+    for tid in order:  # the gap programs' tasks first
         task = ds.task(tid)
-        if not task.spec_text:
-            kept["plus"][tid] = kept["tests"][tid] = []
-            continue
-        kept["plus"][tid], domain[tid], lg = kept_requirements(task, task.inputs(), s)
-        log += lg
-        kept["tests"][tid], _, lg = kept_requirements(task, test_inputs(task.tests), s)
-        log += [f"(tests filter) {x}" for x in lg]
+        if tid not in done_f:
+            rec: dict[str, Any] = {"task_id": tid, "plus": [], "tests": [], "domain": [], "log": []}
+            if task.spec_text:
+                rec["plus"], rec["domain"], lg = kept_requirements(task, task.inputs(), s)
+                rec["tests"], _, lg2 = kept_requirements(task, test_inputs(task.tests), s)
+                rec["log"] = lg + [f"(tests filter) {x}" for x in lg2]
+            with fpath.open("a") as fh:
+                fh.write(json.dumps(rec) + "\n")
+            done_f[tid] = rec
+        kept["plus"][tid], kept["tests"][tid] = done_f[tid]["plus"], done_f[tid]["tests"]
+        domain[tid] = done_f[tid]["domain"]
+        log += done_f[tid]["log"]
         print(tid, len(kept["plus"][tid]), len(kept["tests"][tid]), file=sys.stderr, flush=True)
     rows = []
     for c in progs.values():
+        if c.candidate_id in done_r:
+            rows.append(done_r[c.candidate_id])
+            continue
         task = ds.task(c.task_id)
-        label = gt.get(c.candidate_id) or ("wrong" if dict(c.labels).get("recheck_humanevalplus") in ("fail", "timeout")
-                                           else "right")
+        wrong = dict(c.labels).get("recheck_humanevalplus") in ("fail", "timeout")
+        label = "wrong" if wrong else "right"
         row: dict[str, Any] = {"candidate_id": c.candidate_id, "task_id": c.task_id, "run": c.run, "truth": label}
         for name, ids in kept.items():
+            # a right program agrees with the canonical solution on every HumanEval+ input, so the `plus`
+            # requirements (true of the canonical's results there) cannot reject it: only `tests` is checked
+            # and a gap program only with `plus` (the reference's figure)
+            if (name == "plus") != wrong:
+                row[name] = "not-run"
+                continue
             if not ids.get(c.task_id):
                 row[name] = "no-spec"
                 continue
@@ -177,6 +206,8 @@ def main(argv: list[str]) -> int:
                 row[name + "_kind"] = "crash" if ": raised " in v.reason else "postcondition"
                 row[name + "_input"] = v.counterexample
         rows.append(row)
+        with rpath.open("a") as fh:
+            fh.write(json.dumps(row) + "\n")
         print(c.candidate_id, label, row.get("plus"), row.get("tests"), file=sys.stderr, flush=True)
     return _summarize(a.out, rows, kept, log, len(tasks))
 
@@ -191,6 +222,7 @@ def _summarize(out: Path, rows: list[dict[str, Any]], kept: dict[str, dict[str, 
     n_right = sum(1 for r in rows if r["truth"] == "right")
     summary = {
         "programs": len(rows), "gap_programs": n_wrong, "right_programs": n_right,
+        "right_programs_checked": sum(1 for r in rows if r["truth"] == "right" and r["tests"] != "no-spec"),
         "tasks": n_tasks,
         "tasks_with_kept_spec": {n: sum(1 for v in k.values() if v) for n, k in kept.items()},
         "requirements_kept": {n: sum(len(v) for v in k.values()) for n, k in kept.items()},
