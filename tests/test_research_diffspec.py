@@ -78,9 +78,9 @@ def test_hypothesis_draws_finite_floats_only() -> None:
 
     from evalgap.research.eval_worker import _strategy
 
-    from hypothesis import given, settings
+    from hypothesis import HealthCheck, given, settings
 
-    @settings(max_examples=100, database=None)
+    @settings(max_examples=100, database=None, deadline=None, suppress_health_check=list(HealthCheck))
     @given(_strategy(list[Union[float, int]], st))   # floats inside unions and lists too
     def finite(xs: list[float]) -> None:
         assert all(math.isfinite(x) for x in xs)
