@@ -29,6 +29,8 @@ from evalgap.research.dataset import Dataset
 from evalgap.research.evaluators import EvalSettings
 from evalgap.research.humaneval import build_dataset
 from evalgap.research.run import run_compare
+from evalgap.research.summary import Summary, summarize
+from evalgap.research.verdicts import CandidateResult, EvalVerdict
 
 
 def select(ds: Dataset, n_right: int) -> Dataset:
@@ -48,6 +50,58 @@ def select(ds: Dataset, n_right: int) -> Dataset:
     return Dataset("llm-runs-headline", ds.tasks, tuple(wrong + chosen), ds.origin)
 
 
+def crosshair_cpu(results: list[CandidateResult]) -> list[CandidateResult]:
+    """``results`` with each CrossHair verdict's ``cpu_s`` set to the CrossHair worker's own CPU seconds
+    (``detail.crosshair_cpu_s``; the CPU limit, budget + 15 s, for a worker killed at it).
+
+    The engine forks CrossHair workers from a server process, so the ``RUSAGE_CHILDREN`` delta the evaluator
+    records (``cpu_s``) does not see them and reads 0.
+    """
+    out = []
+    for r in results:
+        vs = []
+        for v in r.verdicts:
+            d = dict(v.detail)
+            if v.evaluator.startswith("crosshair") and not v.cpu_s:
+                used = d.get("crosshair_cpu_s")
+                if used is None and "CPU limit" in v.reason:
+                    used = float(d.get("budget_s", 0)) + 15
+                v = EvalVerdict(v.evaluator, v.verdict, v.reason, round(float(used or 0.0), 3), v.wall_s,
+                                v.counterexample, v.detail)
+            vs.append(v)
+        out.append(CandidateResult(r.candidate_id, r.task_id, r.source, r.run, r.digest, tuple(vs), r.duplicate_of))
+    return out
+
+
+def counting(full: Dataset, results: list[CandidateResult], s: Summary) -> list[str]:
+    """How the distinct gap programs are counted (Markdown lines): exact text vs evalgap's normalisation,
+    labelled ``fail`` vs ``fail``/``timeout``, and evalgap's own ground truth."""
+    lab = [c for c in full.candidates if dict(c.labels).get("recheck_passed_humaneval_tests") == "True"
+           and dict(c.labels).get("recheck_humanevalplus") in ("fail", "timeout")]
+    fail = [c for c in lab if dict(c.labels)["recheck_humanevalplus"] == "fail"]
+    gap = {(p["task_id"], p["run"]) for p in s.gap["programs"]}
+    gap_digests = {r.digest for r in results if (r.task_id, r.run) in gap}
+    exact_fail = {c.code: c for c in fail}
+    in_gap = sum(1 for c in exact_fail.values() if c.digest in gap_digests)
+    seen = {r.digest for r in results if r.verdict("ground-truth") is not None}
+    agree = sum(1 for c in exact_fail.values() if c.digest in seen and c.digest not in gap_digests)
+    later = len(exact_fail) - in_gap - agree
+    return [
+        f"* runs labelled as passing HumanEval's tests and failing (`fail`) or timing out (`timeout`) on "
+        f"HumanEval+: {len(lab)} ({len(fail)} `fail`, {len(lab) - len(fail)} `timeout`);",
+        f"* distinct by exact program text: {len({c.code for c in lab})} (`fail` only: **{len(exact_fail)}**, "
+        "the issue's count of 43);",
+        f"* distinct after evalgap's normalisation (trailing whitespace of each line and of the file removed, "
+        f"`code_digest`): {len({c.digest for c in lab})} (`fail` only: {len({c.digest for c in fail})});",
+        f"* of those, refuted by evalgap's own ground truth (HumanEval+ inputs vs the canonical solution): "
+        f"**{s.gap['count']}** distinct programs, {s.gap['candidates']} runs (the evaluation gap below);",
+        f"* of the issue's {len(exact_fail)} exact-text `fail` programs, {in_gap} are in evalgap's gap (as "
+        f"{len({c.digest for c in exact_fail.values() if c.digest in gap_digests})} normalised programs); {agree} "
+        "agree with the canonical solution on every HumanEval+ input here"
+        + (f"; {later} not evaluated (partial run)." if later else "."),
+    ]
+
+
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data", type=Path, default=Path(__file__).resolve().parents[2] / "shared" / "data")
@@ -60,8 +114,11 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--evaluators", default="tests,ground-truth,crosshair,hypothesis")
     ap.add_argument("--publish", type=Path)
     ap.add_argument("--report-only", action="store_true", help="summarize the programs finished so far")
+    ap.add_argument("--notes", type=Path, help="Markdown inserted into the published report after its header "
+                    "(the inspection of the false refutations, comparisons)")
     a = ap.parse_args(argv)
-    ds = select(build_dataset("llm-runs", a.data), a.right)
+    full = build_dataset("llm-runs", a.data)
+    ds = select(full, a.right)
     settings = EvalSettings(crosshair_budget_s=a.budget, hypothesis_seeds=tuple(int(s) for s in a.seeds.split(",")),
                             hypothesis_examples=a.examples)
     opts = CompareOptions(tuple(a.evaluators.split(",")), settings, "local", a.jobs, report_only=a.report_only)
@@ -72,6 +129,9 @@ def main(argv: list[str]) -> int:
     if a.publish:
         a.publish.mkdir(parents=True, exist_ok=True)
         rows = [json.loads(line) for line in (a.out / "candidates.jsonl").read_text().splitlines()]
+        results = crosshair_cpu([CandidateResult.from_json(r) for r in rows])
+        s = summarize(results)
+        rows = [r.to_json() for r in results]
         slim = [{"task_id": r["task_id"], "run": r["run"], "duplicate_of": r["duplicate_of"],
                  "verdicts": {v["evaluator"]: v["verdict"] for v in r["verdicts"]},
                  "cpu_s": {v["evaluator"]: v["cpu_s"] for v in r["verdicts"]}} for r in rows]
@@ -80,6 +140,16 @@ def main(argv: list[str]) -> int:
             for f in frs:
                 f.pop("candidate_id", None)
         summary["gap"]["programs"] = [{"task_id": p["task_id"], "run": p["run"]} for p in summary["gap"]["programs"]]
+        gap = {(p["task_id"], p["run"]) for p in s.gap["programs"]}
+        ch = [v for r in results if (r.task_id, r.run) in gap and (v := r.verdict("crosshair")) is not None
+              and v.verdict.value == "refuted"]
+        ch_line = ""
+        if ch:
+            cpu_s = sorted(v.cpu_s for v in ch)
+            wall = sorted(v.wall_s for v in ch)
+            ch_line = (f"CrossHair on the gap programs it refutes ({len(ch)}): median {cpu_s[len(ch) // 2]:.2f} CPU s "
+                       f"of CrossHair analysis (max {cpu_s[-1]:.2f}), median {wall[len(ch) // 2]:.1f} s wall-clock "
+                       "for the whole evaluator (worker start, analysis, concrete replay) on the shared machine.")
         cmd = "python benchmarks/headline_humaneval.py " + " ".join(argv)
         head = [
             "# Headline run: gpt-3.5-turbo HumanEval runs, differential specs", "",
@@ -88,7 +158,10 @@ def main(argv: list[str]) -> int:
             + (" (PARTIAL: the run was stopped before every program finished; figures cover the finished ones)"
                if s.candidates < len(ds.candidates) else "") + ".",
             "Only task IDs, run numbers and verdicts are published: the llm-runs code has no licence.", "",
+            "## Counting the distinct gap programs", "", *counting(full, results, s), "", ch_line, "", "",
         ]
+        if a.notes:
+            head += [a.notes.read_text(encoding="utf-8").rstrip(), ""]
         from evalgap.research.summary import render_markdown
 
         (a.publish / "headline_humaneval.md").write_text("\n".join(head) + render_markdown(s, "Figures").replace(

@@ -11,7 +11,9 @@ For a task with entry point ``f(a, b)`` this writes, into a folder:
   the reference's result on fresh deep copies compared with :func:`evalgap.research.oracle.same_result`
   under the benchmark's ``atol``;
 * the ``.req`` text (:func:`differential_spec`): one precondition requirement (``requires _eg_pre(...)``) and
-  one postcondition requirement (``ensures _eg_same(result, ...)``) on ``function f``.
+  one postcondition requirement (``ensures _eg_same(result, ...)``) on ``function f``, plus, for each
+  parameter holding floats, an ``assume FINITE_<param>`` that its floats are finite (HumanEval+ never draws
+  inf or NaN; :func:`finite_condition`), listed as an assumption of every verdict.
 
 The contract is HumanEval+'s ``contract`` field, every assert translated (statements, loops and helper calls
 are kept as Python in ``_eg_pre``, which runs them in the reference module's namespace so helpers such as
@@ -21,13 +23,14 @@ CrossHair cannot explore; their CrossHair verdict is ``unknown`` with that reaso
 
 from __future__ import annotations
 
+import ast
 import keyword
 from dataclasses import dataclass
 from pathlib import Path
 
 from evalgap.research.dataset import Task
 
-__all__ = ["DiffSpec", "differential_spec", "write_differential", "BEYOND_CROSSHAIR"]
+__all__ = ["DiffSpec", "differential_spec", "write_differential", "BEYOND_CROSSHAIR", "finite_condition"]
 
 #: task -> why CrossHair cannot decide its differential spec (reported as the ``unknown`` reason).
 BEYOND_CROSSHAIR: dict[str, str] = {
@@ -62,6 +65,52 @@ def _spec_type(text: str) -> str:
     return text.replace(" ", "")
 
 
+_LISTS = {"list", "List", "Sequence", "Iterable"}
+_FINITE = "Inputs as HumanEval+ draws them: finite floats (no inf or NaN)"
+
+
+def _finite(var: str, node: ast.expr, depth: int) -> str | None:
+    if isinstance(node, ast.Name):
+        return f"math.isfinite({var})" if node.id == "float" else None
+    if not isinstance(node, ast.Subscript) or not isinstance(node.value, ast.Name):
+        return None
+    base = node.value.id
+    args = list(node.slice.elts) if isinstance(node.slice, ast.Tuple) else [node.slice]
+    if base in _LISTS and len(args) == 1:
+        inner = _finite(f"v{depth}", args[0], depth + 1)
+        return f"forall v{depth} in {var}: {inner}" if inner else None
+    if base in ("Union", "Optional"):  # each member holding floats, guarded by an isinstance test
+        conds = []
+        for a in args:
+            member = a.value.id if isinstance(a, ast.Subscript) and isinstance(a.value, ast.Name) else \
+                getattr(a, "id", "")
+            cond = _finite(var, a, depth)
+            if cond:
+                conds.append(f"(not isinstance({var}, {'float' if member == 'float' else 'list'}) or ({cond}))")
+        return " and ".join(conds) if conds else None
+    if base in ("tuple", "Tuple") and not any(isinstance(a, ast.Constant) and a.value is Ellipsis for a in args):
+        conds = [c for i, a in enumerate(args) if (c := _finite(f"{var}[{i}]", a, depth))]
+        return " and ".join(f"({c})" for c in conds) if conds else None
+    return None
+
+
+def finite_condition(name: str, type_text: str) -> str | None:
+    """A spec expression stating that every float in parameter ``name`` of type ``type_text`` is finite, or
+    None when the type holds no float (or is not understood).
+
+    HumanEval+'s inputs never contain inf or NaN, and its contracts do not exclude them; the differential
+    spec makes "finite floats" an ``assume`` (listed as an assumption of every verdict), so a difference
+    only on a non-finite float is outside the domain. E.g. ``("l", "List[float]")`` ->
+    ``forall v0 in l: math.isfinite(v0)``; ``("x", "Union[float, int]")`` ->
+    ``(not isinstance(x, float) or math.isfinite(x))``.
+    """
+    try:
+        node = ast.parse(type_text, mode="eval").body
+    except SyntaxError:
+        return None
+    return _finite(name, node, 0)
+
+
 def differential_spec(task: Task) -> tuple[str, list[str]]:
     """The ``.req`` text of ``task``'s differential spec and its parameter names (renamed off spec words).
 
@@ -73,9 +122,11 @@ def differential_spec(task: Task) -> tuple[str, list[str]]:
     args = ", ".join(names)
     sid = "diff_" + "".join(c if c.isalnum() else "_" for c in task.task_id)
     atol = f"{task.atol:g}"
+    assumes = "".join(f'  assume FINITE_{n} "{_FINITE} in {n}.": {cond}\n'
+                      for n, (_, t) in zip(names, task.param_types) if (cond := finite_condition(n, t)))
     text = (
         f'spec {sid} "Differential spec of {task.task_id}: same result as the canonical solution"\n'
-        f"  target: eg_diff.py\n\n"
+        f"  target: eg_diff.py\n{assumes}\n"
         f"function {task.entry_point}({params})\n"
         f'  requirement PRE "Inputs meet the benchmark\'s input contract and the reference returns normally '
         f'on them (otherwise they are outside the domain)."\n'

@@ -132,13 +132,18 @@ def _disable_constants() -> None:
 
 def _strategy(tp: Any, st: Any) -> Any:
     """A strategy for annotation ``tp``: ``st.from_type``, with ``Any`` (which Hypothesis refuses) drawn from
-    None, booleans, integers, floats, text, lists of integers and str->int dicts, also inside containers."""
+    None, booleans, integers, floats, text, lists of integers and str->int dicts, also inside containers,
+    and ``float`` (also inside containers and unions) drawn finite, as HumanEval+ draws its inputs."""
     import typing
 
     if tp is typing.Any:
         return st.one_of(st.none(), st.booleans(), st.integers(), st.floats(), st.text(), st.lists(st.integers()),
                          st.dictionaries(st.text(), st.integers()))
+    if tp is float:  # finite floats: HumanEval+ never draws inf or NaN (the differential spec assumes it too)
+        return st.floats(allow_nan=False, allow_infinity=False)
     origin, args = typing.get_origin(tp), typing.get_args(tp)
+    if origin in (typing.Union, types.UnionType):
+        return st.one_of(*(_strategy(a, st) for a in args))
     if origin in (list, typing.List) and args:
         return st.lists(_strategy(args[0], st))
     if origin in (tuple, typing.Tuple) and args and Ellipsis not in args:

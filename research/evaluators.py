@@ -31,11 +31,21 @@ from evalgap.research.dataset import Candidate, Task
 from evalgap.research.diffspec import BEYOND_CROSSHAIR, write_differential
 from evalgap.research.verdicts import EvalVerdict
 from evalgap.verifier.findings import Verdict
-from evalgap.verifier.sandbox import Limits, WorkerOutcome, run_worker
+from evalgap.verifier.sandbox import Limits, WorkerOutcome, run_worker, wall_limit
 
 __all__ = ["EvalSettings", "EVALUATORS", "evaluate", "DEFAULT_EVALUATORS"]
 
 _WORKER = "evalgap.research.eval_worker"
+
+#: extra CrossHair attempts after a worker was killed by its wall-clock limit (not its CPU budget): on a loaded
+#: machine the wall limit can be hit before the CPU budget is spent; a run that is killed every time stays
+#: ``unknown`` (never another verdict).
+WALL_RETRIES = 2
+
+
+def _wall(cpu_s: float) -> float:
+    """Wall-clock limit of a worker allowed ``cpu_s`` CPU seconds: 3x + 10 s, stretched by the machine load."""
+    return max(3 * cpu_s + 10, wall_limit(cpu_s))
 
 
 @dataclass(frozen=True)
@@ -93,7 +103,7 @@ def _tests(task: Task, cand: Candidate, s: EvalSettings) -> EvalVerdict:
     if not task.tests:
         return EvalVerdict("tests", Verdict.UNKNOWN, "no tests: the task has no benchmark tests")
     req = {"mode": "tests", "candidate": cand.code, "entry_point": task.entry_point, "tests": task.tests}
-    out = run_worker(_WORKER, req, Limits(cpu_s=s.tests_cpu_s, wall_s=3 * s.tests_cpu_s + 10))
+    out = run_worker(_WORKER, req, Limits(cpu_s=s.tests_cpu_s, wall_s=_wall(s.tests_cpu_s)))
     return _from_outcome("tests", out, "the benchmark's tests pass", (), crash_rejects=True)
 
 
@@ -103,7 +113,7 @@ def _ground_truth(task: Task, cand: Candidate, s: EvalSettings) -> EvalVerdict:
     req = {"mode": "ground-truth", "candidate": cand.code, "reference": task.reference,
            "entry_point": task.entry_point, "inputs": task.inputs(), "atol": task.atol,
            "per_input_cpu_s": s.per_input_cpu_s}
-    out = run_worker(_WORKER, req, Limits(cpu_s=s.ground_truth_cpu_s, wall_s=3 * s.ground_truth_cpu_s + 10))
+    out = run_worker(_WORKER, req, Limits(cpu_s=s.ground_truth_cpu_s, wall_s=_wall(s.ground_truth_cpu_s)))
     return _from_outcome("ground-truth", out, "agrees with the reference", (("atol", task.atol),),
                          crash_rejects=True)
 
@@ -118,7 +128,7 @@ def _hypothesis(task: Task, cand: Candidate, s: EvalSettings, constants: str) ->
     cpu = 60.0 + 2.0 * len(s.hypothesis_seeds) * s.hypothesis_examples / 10
     detail = (("seeds", list(s.hypothesis_seeds)), ("max_examples", s.hypothesis_examples),
               ("constant_mining", constants))
-    out = run_worker(_WORKER, req, Limits(cpu_s=cpu, wall_s=3 * cpu))
+    out = run_worker(_WORKER, req, Limits(cpu_s=cpu, wall_s=_wall(cpu)))
     return _from_outcome(name, out, "no counterexample", detail, crash_rejects=False)
 
 
@@ -134,16 +144,21 @@ def _crosshair_on(name: str, spec_text: str, folder: Path, module: str, s: EvalS
     except SpecError as exc:
         return EvalVerdict(name, Verdict.UNKNOWN, f"spec error: {exc}", detail=detail)
     target = Target(module, (str(folder),), module, str(folder / f"{module}.py"))
-    results = check_spec(spec, spec_text, target, CheckOptions(budget_s=s.crosshair_budget_s, jobs=1))
-    checked = [r for r in results if r.role != "precondition" and r.verdict is not None]
-    if not checked:
-        return EvalVerdict(name, Verdict.UNKNOWN, "spec error: the spec has no checked requirement", detail=detail)
-    worst = next((r for r in checked if r.verdict is Verdict.REFUTED), None) \
-        or next((r for r in checked if r.verdict is Verdict.UNKNOWN), None) \
-        or next((r for r in checked if r.verdict is Verdict.NO_COUNTEREXAMPLE), None) or checked[0]
-    ev = worst.verdicts[0]
+    for attempt in range(1 + WALL_RETRIES):
+        results = check_spec(spec, spec_text, target, CheckOptions(budget_s=s.crosshair_budget_s, jobs=1))
+        checked = [r for r in results if r.role != "precondition" and r.verdict is not None]
+        if not checked:
+            return EvalVerdict(name, Verdict.UNKNOWN, "spec error: the spec has no checked requirement",
+                               detail=detail)
+        worst = next((r for r in checked if r.verdict is Verdict.REFUTED), None) \
+            or next((r for r in checked if r.verdict is Verdict.UNKNOWN), None) \
+            or next((r for r in checked if r.verdict is Verdict.NO_COUNTEREXAMPLE), None) or checked[0]
+        ev = worst.verdicts[0]
+        if not (worst.verdict is Verdict.UNKNOWN and "wall-clock limit" in ev.reason):
+            break
     assert worst.verdict is not None
-    detail += (("requirement", worst.id), ("paths", ev.budget.paths), ("crosshair_cpu_s", ev.budget.used_s))
+    detail += (("requirement", worst.id), ("paths", ev.budget.paths), ("crosshair_cpu_s", ev.budget.used_s),
+               ("attempts", attempt + 1))
     return EvalVerdict(name, worst.verdict, f"{worst.id}: {ev.reason}", counterexample=ev.counterexample,
                        detail=detail)
 
@@ -200,7 +215,7 @@ def _spec_inputs(task: Task, cand: Candidate, s: EvalSettings) -> EvalVerdict:
         req = {"mode": "spec-inputs", "paths": [tmp], "harness": "eg_prop_harness", "functions": fns,
                "inputs": task.inputs(), "entry_point": task.entry_point, "per_input_cpu_s": s.per_input_cpu_s,
                "spec_module": "eg_prop"}
-        out = run_worker(_WORKER, req, Limits(cpu_s=s.ground_truth_cpu_s, wall_s=3 * s.ground_truth_cpu_s + 10))
+        out = run_worker(_WORKER, req, Limits(cpu_s=s.ground_truth_cpu_s, wall_s=_wall(s.ground_truth_cpu_s)))
     return _from_outcome("spec-inputs", out, "holds on every input", (), crash_rejects=True)
 
 

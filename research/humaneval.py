@@ -4,8 +4,8 @@ Sources read (each folder's ``SOURCE.txt`` gives provenance and licence):
 
 * ``humaneval/HumanEval.jsonl.gz`` (MIT): prompt, canonical solution, the benchmark's ``check(candidate)`` tests;
 * ``humanevalplus/HumanEvalPlus.jsonl.gz`` (Apache-2.0, EvalPlus v0.1.10): ``base_input + plus_input`` (the
-  ground-truth inputs, compared against the canonical solution), ``atol``, and ``contract`` (input-validity
-  asserts marked ``# $_CONTRACT_$``);
+  ground-truth inputs), its revised ``canonical_solution`` (the trusted reference they are compared against,
+  as EvalPlus does), ``atol``, and ``contract`` (input-validity asserts marked ``# $_CONTRACT_$``);
 * ``llm-runs/humaneval_gpt-3.5-turbo_runs.jsonl.gz`` (no licence: read locally, never copied into the
   project): 10 gpt-3.5-turbo runs per task; the first run of each task has ``run: null`` and is run 1 here;
 * ``humanevalfix-python/humanevalfix_python_pairs.jsonl.gz``: HumanEvalFix buggy programs (the visible
@@ -28,7 +28,8 @@ from evalgap.research.dataset import Candidate, Dataset, Task
 from evalgap.research.errors import DatasetError
 
 __all__ = ["load_tasks", "llm_run_candidates", "humanevalfix_candidates", "canonical_candidates",
-           "build_dataset", "ADAPTERS", "spec_file_stem", "strip_contract_marker", "docstring_of"]
+           "build_dataset", "ADAPTERS", "spec_file_stem", "strip_contract_marker", "docstring_of",
+           "infer_type_of_all"]
 
 #: adapter names accepted by :func:`build_dataset` (``evalgap compare ADAPTER:DATA_DIR``).
 ADAPTERS = ("humaneval", "llm-runs", "humanevalfix", "humaneval-all")
@@ -80,20 +81,66 @@ def _infer_type(value: Any) -> str:
     return "Any"
 
 
-def _param_types(prompt: str, entry_point: str, first_input: list[Any] | None) -> tuple[tuple[str, str], ...]:
+def _join_types(kinds: set[str]) -> str:
+    if not kinds or "Any" in kinds:  # a union with Any is Any
+        return "Any"
+    return next(iter(kinds)) if len(kinds) == 1 else f"Union[{', '.join(sorted(kinds))}]"
+
+
+def infer_type_of_all(values: list[Any]) -> str:
+    """The narrowest type text covering every value of ``values`` (JSON inputs of one parameter).
+
+    Scalars give ``bool``/``int``/``float``/``str``; all list values are merged into one ``list[T]`` whose
+    element type ``T`` is inferred the same way from every element of every list (``list`` alone when every
+    list is empty); several kinds give ``Union[...]`` (sorted), no values (or a value of another type) ``Any``. E.g. ``[[1, 2], [], [3.5]]``
+    -> ``list[Union[float, int]]``.
+    """
+    kinds: set[str] = set()
+    elems: list[Any] = []
+    saw_list = False
+    for v in values:
+        if isinstance(v, list):
+            saw_list = True
+            elems.extend(v)
+        else:
+            kinds.add(_infer_type(v))
+    if saw_list:
+        kinds.add(f"list[{infer_type_of_all(elems)}]" if elems else "list")
+    return _join_types(kinds)
+
+
+def _param_types(prompt: str, entry_point: str, inputs: list[list[Any]] | None) -> tuple[tuple[str, str], ...]:
+    """``(name, type text)`` of ``entry_point``'s parameters: the prompt's annotation, except that a bare
+    ``list``/``List`` annotation gets its element type from the list values of *all* the HumanEval+ inputs
+    (:func:`infer_type_of_all`) and an unannotated parameter its type from all the inputs."""
     tree = ast.parse(prompt)
     fn = next((n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == entry_point), None)
     if fn is None:
         raise DatasetError(f"prompt has no function {entry_point}")
     out = []
     for i, a in enumerate(fn.args.args):
+        column = [args[i] for args in inputs or [] if isinstance(args, list) and i < len(args)]
         if a.annotation is not None:
-            out.append((a.arg, ast.unparse(a.annotation)))
-        elif first_input is not None and i < len(first_input):
-            out.append((a.arg, _infer_type(first_input[i])))
+            text = ast.unparse(a.annotation)
+            if text in ("list", "List"):
+                lists = [v for v in column if isinstance(v, list)]
+                inferred = infer_type_of_all(lists) if lists else "list"
+                text = inferred if inferred.startswith("list[") else text
+            out.append((a.arg, text))
+        elif column:
+            out.append((a.arg, infer_type_of_all(column)))
         else:
             out.append((a.arg, "Any"))
     return tuple(out)
+
+
+def _reference(base: dict[str, Any], plus: dict[str, Any]) -> str:
+    """The trusted reference of a task: HumanEval+'s canonical solution (EvalPlus's ground truth, which fixes
+    HumanEval's, e.g. HumanEval/124's operator-precedence bug that rejects every day above 29, HumanEval/22's
+    bools kept as integers, and slow ones such as HumanEval/39), or HumanEval's when HumanEval+ has none."""
+    if plus.get("canonical_solution"):
+        return str(plus.get("prompt") or base["prompt"]) + str(plus["canonical_solution"])
+    return str(base["prompt"]) + str(base["canonical_solution"])
 
 
 def spec_file_stem(task_id: str) -> str:
@@ -139,11 +186,11 @@ def load_tasks(data_dir: Path, task_ids: Iterable[str] | None = None,
         inputs = list(p.get("base_input", [])) + list(p.get("plus_input", []))
         out[tid] = _attach_spec(Task(
             task_id=tid, entry_point=b["entry_point"], prose=docstring_of(b["prompt"], b["entry_point"]),
-            prompt=b["prompt"], reference=b["prompt"] + b["canonical_solution"],
+            prompt=b["prompt"], reference=_reference(b, p),
             tests=b["test"],
             ground_truth_inputs=json.dumps(inputs) if inputs else "", atol=float(p.get("atol", 0) or 0),
             contract=strip_contract_marker(p.get("contract", "")),
-            param_types=_param_types(b["prompt"], b["entry_point"], inputs[0] if inputs else None),
+            param_types=_param_types(b["prompt"], b["entry_point"], inputs),
         ), specs_dir)
     return out
 

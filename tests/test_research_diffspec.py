@@ -1,0 +1,159 @@
+"""Tests of the differential spec's input domain (issue 9's headline run): finite floats as an assumption,
+bare ``list`` annotations narrowed from all HumanEval+ inputs, finite Hypothesis floats, and CrossHair
+retries after a wall-clock kill (which stay ``unknown`` when every attempt is killed)."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any, Union
+
+import pytest
+
+from evalgap.research import evaluators
+from evalgap.research.dataset import Candidate, Task
+from evalgap.research.diffspec import differential_spec, finite_condition
+from evalgap.research.evaluators import EvalSettings, evaluate
+from evalgap.research.humaneval import _param_types, infer_type_of_all
+from evalgap.specs_lang import check_structure, parse
+from evalgap.specs_lang.lower import applicable_assumptions
+from evalgap.verifier.findings import Verdict
+
+
+def test_infer_type_of_all_merges_every_input() -> None:
+    assert infer_type_of_all([[1, 2], [], [3]]) == "list[int]"
+    assert infer_type_of_all([[1, 2], [3.5]]) == "list[Union[float, int]]"   # the first input alone: list[int]
+    assert infer_type_of_all([[[1], []], [[2, 3]]]) == "list[list[int]]"
+    assert infer_type_of_all([[], []]) == "list" and infer_type_of_all([]) == "Any"
+    assert infer_type_of_all([1, "a"]) == "Union[int, str]" and infer_type_of_all([True, None]) == "Any"
+
+
+def test_param_types_narrow_bare_list_from_all_inputs() -> None:
+    prompt = "def f(l: list, m: List[int], k, s: str):\n    pass\n"
+    inputs: list[list[Any]] = [[[1, 2], [1], 3, "a"], [[], [2], 4, "b"], [[True, 5], [], 5, "c"], [7, [], 6, "d"]]
+    # a non-list value (outside the contract) does not widen a bare `list`; an unannotated parameter uses all
+    assert _param_types(prompt, "f", inputs) == (("l", "list[Union[bool, int]]"), ("m", "List[int]"),
+                                                 ("k", "int"), ("s", "str"))
+    assert _param_types(prompt, "f", [[[], [], 1, "a"]])[0] == ("l", "list")   # nothing to infer from
+    assert _param_types("def g(x):\n    pass\n", "g", None) == (("x", "Any"),)
+
+
+def test_finite_condition_covers_floats_in_containers_and_unions() -> None:
+    assert finite_condition("x", "float") == "math.isfinite(x)"
+    assert finite_condition("l", "List[float]") == "forall v0 in l: math.isfinite(v0)"
+    assert finite_condition("l", "list[Union[float, int]]") == \
+        "forall v0 in l: (not isinstance(v0, float) or (math.isfinite(v0)))"
+    assert finite_condition("p", "Tuple[float, int]") == "(math.isfinite(p[0]))"
+    assert finite_condition("g", "Union[list[float], str]") == \
+        "(not isinstance(g, list) or (forall v0 in g: math.isfinite(v0)))"
+    for text in ("int", "list[int]", "str", "Dict[str, int]", "list"):
+        assert finite_condition("x", text) is None
+
+
+def test_differential_spec_assumes_finite_floats() -> None:
+    task = Task("toy/mean", "mean", "p", reference="def mean(xs, k):\n    return sum(xs) / k\n",
+                param_types=(("xs", "List[float]"), ("k", "int")))
+    text, _ = differential_spec(task)
+    spec = parse(text)
+    check_structure(spec)
+    (a,) = spec.assumptions
+    assert a.id == "FINITE_xs" and "finite floats" in a.prose and "math.isfinite(v0)" in text
+    assert applicable_assumptions(spec, ["xs", "k"]) == [a]   # a precondition of `mean`, listed as assumption
+    ints = Task("toy/i", "f", "p", reference="def f(n):\n    return n\n", param_types=(("n", "int"),))
+    assert "assume" not in differential_spec(ints)[0]
+
+
+# differs from the reference only on NaN: outside the domain once floats are assumed finite
+_NAN_REF = "def same(x: float) -> bool:\n    return x == x\n"
+_NAN_TASK = Task("toy/same", "same", "True.", prompt=_NAN_REF, reference=_NAN_REF, tests="",
+                 ground_truth_inputs="[[1.0], [2.5]]", param_types=(("x", "float"),))
+_ALWAYS = Candidate("c", "toy/same", "toy", "def same(x):\n    return True\n")
+
+
+def test_hypothesis_draws_finite_floats_only() -> None:
+    v = evaluate("hypothesis", _NAN_TASK, _ALWAYS, EvalSettings(hypothesis_seeds=(0, 1), hypothesis_examples=200))
+    assert v.verdict is Verdict.NO_COUNTEREXAMPLE, v.reason
+    from hypothesis import strategies as st
+
+    from evalgap.research.eval_worker import _strategy
+
+    from hypothesis import HealthCheck, given, settings
+
+    @settings(max_examples=100, database=None, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(_strategy(list[Union[float, int]], st))   # floats inside unions and lists too
+    def finite(xs: list[float]) -> None:
+        assert all(math.isfinite(x) for x in xs)
+
+    finite()
+
+
+@pytest.mark.slow
+def test_crosshair_does_not_refute_on_nan_only_difference() -> None:
+    v = evaluate("crosshair", _NAN_TASK, _ALWAYS, EvalSettings(crosshair_budget_s=2.0))
+    assert v.verdict in (Verdict.VERIFIED, Verdict.NO_COUNTEREXAMPLE), v.reason
+    wrong = Candidate("w", "toy/same", "toy", "def same(x):\n    return x < 1e9\n")   # wrong on a finite float
+    assert evaluate("crosshair", _NAN_TASK, wrong, EvalSettings(crosshair_budget_s=2.0)).verdict is Verdict.REFUTED
+
+
+def _fake_results(verdict: Verdict, reason: str) -> list[Any]:
+    ev = SimpleNamespace(reason=reason, counterexample=None, budget=SimpleNamespace(paths=0, used_s=1.0))
+    return [SimpleNamespace(role="postcondition", verdict=verdict, id="DIFF", verdicts=(ev,))]
+
+
+def test_crosshair_retries_after_wall_clock_kill_and_stays_unknown(monkeypatch: pytest.MonkeyPatch,
+                                                                   tmp_path: Path) -> None:
+    import evalgap.verifier.engine as engine
+
+    killed = "timeout: the worker exceeded its wall-clock limit (40 s) and was killed"
+    calls: list[int] = []
+
+    def then_refuted(*a: Any, **k: Any) -> list[Any]:
+        calls.append(1)
+        return _fake_results(Verdict.UNKNOWN, killed) if len(calls) == 1 else \
+            _fake_results(Verdict.REFUTED, "postcondition false")
+
+    monkeypatch.setattr(engine, "check_spec", then_refuted)
+    v = evaluate("crosshair", _NAN_TASK, _ALWAYS, EvalSettings(crosshair_budget_s=1.0))
+    assert v.verdict is Verdict.REFUTED and dict(v.detail)["attempts"] == 2 and len(calls) == 2
+
+    calls.clear()
+    monkeypatch.setattr(engine, "check_spec", lambda *a, **k: calls.append(1) or _fake_results(Verdict.UNKNOWN,
+                                                                                                  killed))
+    v = evaluate("crosshair", _NAN_TASK, _ALWAYS, EvalSettings(crosshair_budget_s=1.0))
+    assert v.verdict is Verdict.UNKNOWN and "wall-clock" in v.reason
+    assert len(calls) == 1 + evaluators.WALL_RETRIES
+
+    calls.clear()   # a CPU-budget outcome is never retried
+    monkeypatch.setattr(engine, "check_spec", lambda *a, **k: calls.append(1) or _fake_results(
+        Verdict.UNKNOWN, "budget exhausted: no execution path completed within 1 s"))
+    assert evaluate("crosshair", _NAN_TASK, _ALWAYS, EvalSettings(crosshair_budget_s=1.0)).verdict \
+        is Verdict.UNKNOWN and len(calls) == 1
+
+
+def _bench(name: str) -> Any:
+    import importlib.util
+    import sys
+
+    root = Path(__file__).resolve().parents[1] / "benchmarks"
+    sys.path.insert(0, str(root))
+    spec = importlib.util.spec_from_file_location(name, root / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_nl2postcond_benchmark_helpers() -> None:
+    nl2p = _bench("nl2postcond_humaneval")
+    tests = ("def check(candidate):\n    assert candidate([1, 2], 3) == 1\n    assert candidate([1, 2], 3) == 1\n"
+             "    for x in range(3):\n        assert candidate([x], x)\n    assert candidate(*[[], 0]) is None\n")
+    assert nl2p.test_inputs(tests) == [[[1, 2], 3]]   # literal calls only, deduplicated
+    spec = ('spec s "t"\n\nfunction f(l: list, n: int)\n  requirement A-1 "r1"\n    ensures result >= 0\n'
+            '  requirement A-2 "r2"\n    ensures result < n\n    ensures result != 3\n')
+    head, blocks = nl2p.split_requirements(spec)
+    assert head.endswith("function f(l: list, n: int)\n") and list(blocks) == ["A-1", "A-2"]
+    assert blocks["A-2"].count("ensures") == 2 and check_structure(parse(head + blocks["A-2"])) is None
+    assert nl2p._failing_req("A-2: postcondition false: x", ["A-1", "A-2"]) == "A-2"
+    assert nl2p._failing_req("spec error on 2 input(s): A-1: TypeError: x", ["A-1"]) == "A-1"
+    assert nl2p._failing_req("engine error: worker died", ["A-1"]) is None
