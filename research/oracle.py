@@ -20,8 +20,8 @@ def same_result(got: Any, expected: Any, atol: float = 0.0) -> bool:
                 and not isinstance(got, bool) and not isinstance(expected, bool):
             if math.isnan(got) or math.isnan(expected):
                 return bool(math.isnan(got) and math.isnan(expected))
-            if got == expected:  # equal infinities: inf - inf is NaN, so the tolerance test would say no
-                return True
+            if math.isinf(got) or math.isinf(expected):  # inf - inf is NaN and 1e-7 * inf is inf: no tolerance
+                return bool(got == expected)
             return bool(abs(got - expected) <= atol + 1e-7 * abs(expected))
         return False
     if isinstance(got, (list, tuple)) and isinstance(expected, (list, tuple)) and type(got) is type(expected):

@@ -304,6 +304,11 @@ class _Checker:
         if _family(dt) in ("number", "None"):
             self.diag("EG216", dom.span, f"iterating over a {_show(dt)}", "use range(n) to iterate over 0..n-1")
         elem = dt[1] if dt[0] in ("list", "set") and len(dt) > 1 else (dt if dt[0] == "str" else ANY)
+        if len(e.targets) > 1 and (_family(elem) == "number" or elem[0] == "str"):
+            names = ", ".join(e.targets)
+            self.diag("EG216", dom.span, f"each element is of type {_show(elem)}: it cannot be unpacked into {names}",
+                      f"several names unpack each element (as in Python); to range over pairs, nest: "
+                      f"`exists {e.targets[0]} in ...: exists {e.targets[1]} in ...: ...`")
         inner = dict(ctx.scope)
         for t in e.targets:
             inner[t] = elem if len(e.targets) == 1 else ANY

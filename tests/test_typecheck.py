@@ -74,6 +74,8 @@ def test_the_sample_spec_is_clean() -> None:
     ("raises ValueError when result > 0", "EG204"),
     ("ensures result == sort_list(items=xs, revers=True)", "EG213"),
     ("ensures result == sort_list(xs)", "EG213"),
+    ("ensures exists i, j in range(len(xs)): xs[i] == xs[j]", "EG216"),  # an int cannot be unpacked
+    ("ensures forall a, b in code: a == b", "EG216"),  # nor a one-character string
 ])
 def test_single_mistakes(clause: str, code: str) -> None:
     text = f'function pop_last(xs: list[int], code: str, tag: str) -> int\n  requirement R-1 "p"\n    {clause}\n'
@@ -81,6 +83,13 @@ def test_single_mistakes(clause: str, code: str) -> None:
     with pytest.raises(SpecNameError) as info:
         check_spec(spec, text, SIGS)
     assert code in [d.code for d in info.value.diagnostics], info.value.render()
+
+
+def test_unpacking_pairs_is_not_flagged() -> None:
+    text = ('function pop_last(xs: list[int], code: str, tag: str) -> int\n  requirement R-1 "p"\n'
+            '    ensures forall i, x in enumerate(xs): xs[i] == x\n'
+            '    ensures exists i in range(len(xs)): exists j in range(len(xs)): xs[i] >= xs[j]\n')
+    check_spec(parse(text, "x.req"), text, SIGS)  # raises SpecNameError on any diagnostic
 
 
 def test_structural_rules() -> None:
