@@ -55,7 +55,10 @@ def parse_fast(text: str, file: str = "<spec>") -> A.Spec:
             caller runs the lark parser for the normative answer and its diagnostics.
     """
     src = text if text.endswith("\n") else text + "\n"
-    return _Parser(src, file).spec()
+    try:
+        return _Parser(src, file).spec()
+    except IndexError as exc:  # a look-ahead past EOF on a truncated construct: a syntax error
+        raise Reject("unexpected end of input") from exc
 
 
 class _Parser(ExprParser):

@@ -254,3 +254,11 @@ def test_grammar_cache_is_written_and_reused(tmp_path: Path, monkeypatch: pytest
     assert loaded.parse(text) == built.parse(text)
     path.write_bytes(b"garbage")  # a damaged cache is ignored (lark rebuilds the parser)
     assert grammar.__wrapped__().parse(text) == built.parse(text)
+
+
+def test_truncated_stub_is_rejected_not_crashed() -> None:
+    # found by the slow fuzz run: a look-ahead past the end of the tokens raised IndexError in the fast parser
+    text = "stub f() -> int: one of (\n"
+    with pytest.raises(Reject):
+        parse_fast(text, "t.req")
+    assert agree(text) is None
