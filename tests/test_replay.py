@@ -115,3 +115,40 @@ def test_origin_reads_the_traceback(tmp_path: Path) -> None:
     assert origin(raised("via_lib"), str(harness), roots) == "spec"
     assert origin(raised("bad_call"), str(harness), roots) == "boundary"
     assert origin(raised("target_fail"), str(harness), roots) == "engine"
+
+
+def test_origin_counts_a_contract_wrapper_the_target_exports_as_the_target(tmp_path: Path) -> None:
+    """A target function decorated by a contract library (deal, icontract): the library's wrapper raises its
+    own contract error after the body returned, so no frame of the target's folder is on the traceback; the
+    frame the harness called is the wrapper the target module exports, so the target raised."""
+    import types
+
+    from evalgap.verifier.replay_worker import origin, target_code_objects
+
+    lib = tmp_path / "site-packages" / "contractlib.py"
+    harness = tmp_path / "h" / "harness.py"
+    libns: dict[str, object] = {}
+    exec(compile("def post(fn):\n    def wrapper(*a):\n        r = fn(*a)\n        if r < 0:\n"
+                 "            raise AssertionError('post')\n        return r\n    return wrapper\n\n"
+                 "def helper(x):\n    raise AssertionError('helper')\n", str(lib), "exec"), libns)
+    target = types.ModuleType("tmod")
+    target.__dict__["post"] = libns["post"]
+    exec(compile("@post\ndef neg(x):\n    return -1\n", str(tmp_path / "project" / "tmod.py"), "exec"),
+         target.__dict__)
+    ns = {"neg": target.__dict__["neg"], "helper": libns["helper"]}
+    exec(compile("def call():\n    return neg(1)\n\ndef spec_expr():\n    return helper(1)\n", str(harness), "exec"),
+         ns)
+
+    def raised(name: str) -> BaseException:
+        try:
+            ns[name]()  # type: ignore[operator]
+        except BaseException as exc:  # noqa: BLE001
+            return exc
+        raise AssertionError("did not raise")
+
+    codes = target_code_objects(target)
+    # the target's body returned, the wrapper (a library frame) raised: the target's own contract failed
+    assert origin(raised("call"), str(harness), [str(tmp_path / "project")], codes) == "target"
+    assert origin(raised("call"), str(harness), [str(tmp_path / "project")]) == "spec"  # without the codes
+    # a library function the spec's expression called is still the spec's fault
+    assert origin(raised("spec_expr"), str(harness), [str(tmp_path / "project")], codes) == "spec"

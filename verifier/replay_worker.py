@@ -66,12 +66,30 @@ def _build_args(sources: list[str], namespace: dict[str, Any]) -> list[Any]:
 _BOUNDARY_WORDS = ("argument", "positional", "keyword", "takes", "missing", "required", "unexpected")
 
 
-def origin(exc: BaseException, harness_file: str, target_roots: list[str]) -> str:
+def target_code_objects(module: object) -> set[Any]:
+    """The code objects of the callables ``module`` exports (functions, and the methods of its classes), as
+    the module holds them: for a decorated function that is the decorator's wrapper (deal, icontract...), so
+    a contract the target's own decorator checks and fails is the target's exception."""
+    codes: set[Any] = set()
+    for obj in list(vars(module).values()) if module is not None else []:
+        members = list(vars(obj).values()) if isinstance(obj, type) else [obj]
+        for m in members:
+            m = getattr(m, "__func__", m)  # classmethod / staticmethod
+            code = getattr(m, "__code__", None)
+            if code is not None:
+                codes.add(code)
+    return codes
+
+
+def origin(exc: BaseException, harness_file: str, target_roots: list[str],
+           target_codes: set[Any] | None = None) -> str:
     """Who raised ``exc``, read from its traceback (outermost frame first).
 
     Returns:
         ``target`` when a frame of the target's own code (a file under one of ``target_roots``, the harness
-        excepted) is on the traceback: the target ran and raised (also through a library it called);
+        excepted) is on the traceback: the target ran and raised (also through a library it called), or the
+        frame the harness called runs one of ``target_codes`` (a callable the target module exports, e.g. a
+        contract library's wrapper around a target function: see :func:`target_code_objects`);
         ``boundary`` when the innermost frame is the harness's call site and ``exc`` is a ``TypeError`` about
         the call's arguments (wrong number or names: a spec/signature mismatch, the target never ran);
         ``spec`` when the innermost harness frame raised otherwise, or a library the spec's expression called
@@ -88,6 +106,12 @@ def origin(exc: BaseException, harness_file: str, target_roots: list[str]) -> st
     if any(f != harness_file and any(f.startswith(r) and (_is_library(r) or not _is_library(f)) for r in roots)
            for f in below):
         return "target"
+    if target_codes and len(files) > harness_at[-1] + 1:
+        tb = exc.__traceback__
+        for _ in range(harness_at[-1] + 1):
+            tb = tb.tb_next if tb is not None else None
+        if tb is not None and tb.tb_frame.f_code in target_codes:
+            return "target"
     if (isinstance(exc, TypeError) and harness_at[-1] == len(files) - 1
             and any(w in str(exc) for w in _BOUNDARY_WORDS)):
         return "boundary"
@@ -157,7 +181,8 @@ def main(argv: list[str]) -> int:
         innermost = os.path.abspath(tb[-1].filename) if tb else ""
         _write(out, {"outcome": "exception", "type": type(exc).__name__, "message": str(exc)[:2000],
                      "in_harness": innermost == harness_file,
-                     "origin": origin(exc, harness_file, _target_roots(req)),
+                     "origin": origin(exc, harness_file, _target_roots(req), target_code_objects(
+                         sys.modules.get(str(req.get("target_module") or "")))),
                      "traceback": traceback.format_exc()[-3000:]})
         return 0
     if req.get("expect_zero") and returned != 0:
