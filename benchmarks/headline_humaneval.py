@@ -112,12 +112,14 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--seeds", default="0")
     ap.add_argument("--examples", type=int, default=100)
     ap.add_argument("--evaluators", default="tests,ground-truth,crosshair,hypothesis")
+    ap.add_argument("--specs", type=Path, help="folder of property specs (HumanEval_N.req) for the crosshair-prop "
+                    "and spec-inputs evaluators, e.g. specs/humaneval/properties")
     ap.add_argument("--publish", type=Path)
     ap.add_argument("--report-only", action="store_true", help="summarize the programs finished so far")
     ap.add_argument("--notes", type=Path, help="Markdown inserted into the published report after its header "
                     "(the inspection of the false refutations, comparisons)")
     a = ap.parse_args(argv)
-    full = build_dataset("llm-runs", a.data)
+    full = build_dataset("llm-runs", a.data, specs_dir=a.specs)
     ds = select(full, a.right)
     settings = EvalSettings(crosshair_budget_s=a.budget, hypothesis_seeds=tuple(int(s) for s in a.seeds.split(",")),
                             hypothesis_examples=a.examples)

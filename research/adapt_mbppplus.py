@@ -29,6 +29,7 @@ import ast
 import gzip
 import json
 import re
+import warnings
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -61,7 +62,10 @@ def _infer(value: Any) -> str:
 
 def _params(code: str, entry: str) -> list[str]:
     try:
-        tree = ast.parse(code)
+        with warnings.catch_warnings():  # the benchmark's code has invalid escapes ('\w'): not our warning
+            warnings.simplefilter("ignore", SyntaxWarning)
+            warnings.simplefilter("ignore", DeprecationWarning)
+            tree = ast.parse(code)
     except SyntaxError:
         return []
     fn = next((n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == entry), None)
