@@ -27,7 +27,7 @@ import ast
 from pathlib import Path
 
 from evalgap.research.import_pycommon import (ImportedReq, ModuleContracts, Untranslatable, collect, const_str,
-                                             dotted, lambda_of, lambda_params, parse_module, signature_of,
+                                             dotted, invariant_req, lambda_of, lambda_params, parse_module, signature_of,
                                              translate_condition)
 
 __all__ = ["read_deal"]
@@ -140,15 +140,8 @@ class _Reader:
                                        f"deal.{kind} on a class has no counterpart in the spec language",
                                        source=ast.unparse(node)))
                 continue
-            try:
-                lam = lambda_of(call.args[0] if call.args else _kw(call, "validator"), "deal.inv")
-                ps = lambda_params(lam)
-                if len(ps) != 1:
-                    raise Untranslatable("a deal.inv validator takes exactly one parameter (the object)")
-                out.append(ImportedReq("invariant", translate_condition(lam.body, {ps[0]: "self"}), prose,
-                                       node.lineno, source=ast.unparse(node)))
-            except Untranslatable as exc:
-                out.append(ImportedReq("invariant", "", prose, node.lineno, str(exc), source=ast.unparse(node)))
+            out.append(invariant_req(call.args[0] if call.args else _kw(call, "validator"), "deal.inv", prose,
+                                     node.lineno, ast.unparse(node)))
         return out
 
 

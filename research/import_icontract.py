@@ -27,7 +27,7 @@ import ast
 from pathlib import Path
 
 from evalgap.research.import_pycommon import (ImportedReq, ModuleContracts, Untranslatable, collect, const_str,
-                                             dotted, lambda_of, lambda_params, parse_module, signature_of,
+                                             dotted, invariant_req, lambda_of, lambda_params, parse_module, signature_of,
                                              translate_condition)
 
 __all__ = ["read_icontract"]
@@ -134,15 +134,7 @@ class _Reader:
                 continue
             call = k[1]
             prose = self._prose("invariant", call, cls.name)
-            try:
-                lam = lambda_of(_arg(call, 0, "condition"), "invariant")
-                ps = lambda_params(lam)
-                if len(ps) != 1:
-                    raise Untranslatable("an invariant lambda takes exactly one parameter (the object)")
-                out.append(ImportedReq("invariant", translate_condition(lam.body, {ps[0]: "self"}), prose,
-                                       call.lineno, source=ast.unparse(call)))
-            except Untranslatable as exc:
-                out.append(ImportedReq("invariant", "", prose, call.lineno, str(exc), source=ast.unparse(call)))
+            out.append(invariant_req(_arg(call, 0, "condition"), "invariant", prose, call.lineno, ast.unparse(call)))
         return out
 
 

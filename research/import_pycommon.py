@@ -33,7 +33,7 @@ from evalgap.research.errors import ResearchError
 __all__ = ["Untranslatable", "ImportedReq", "Routine", "ClassContracts", "ModuleContracts",
            "translate_condition", "render_module_spec", "PyImportResult", "signature_of", "const_str",
            "dotted", "import_python_file", "RenderedSpec", "collect", "parse_module",
-           "lambda_of", "lambda_params"]
+           "lambda_of", "lambda_params", "invariant_req"]
 
 
 class Untranslatable(ResearchError):
@@ -408,3 +408,17 @@ def lambda_params(lam: ast.Lambda) -> list[str]:
     """The lambda's parameter names, in order."""
     a = lam.args
     return [p.arg for p in list(a.posonlyargs) + list(a.args) + list(a.kwonlyargs)]
+
+
+def invariant_req(node: ast.expr | None, what: str, prose: str, lineno: int, source: str) -> ImportedReq:
+    """A class invariant from a one-parameter lambda (the object, renamed ``self``), as icontract's
+    ``invariant`` and deal's ``inv`` state it; an :class:`ImportedReq` with the reason when it does not
+    translate (not a lambda, another arity, a construct outside the spec language)."""
+    try:
+        lam = lambda_of(node, what)
+        ps = lambda_params(lam)
+        if len(ps) != 1:
+            raise Untranslatable(f"the {what} lambda takes exactly one parameter (the object)")
+        return ImportedReq("invariant", translate_condition(lam.body, {ps[0]: "self"}), prose, lineno, source=source)
+    except Untranslatable as exc:
+        return ImportedReq("invariant", "", prose, lineno, str(exc), source=source)
