@@ -26,9 +26,9 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from evalgap.research.import_pycommon import (ImportedReq, ModuleContracts, Untranslatable, collect, const_str,
-                                             dotted, invariant_req, lambda_of, lambda_params, parse_module, signature_of,
-                                             translate_condition)
+from evalgap.research.import_pycommon import (ImportedReq, ModuleContracts, Untranslatable, collect, const_str, dotted,
+                                              invariant_req, lambda_of, lambda_params, parse_module, signature_of,
+                                              translate_condition)
 
 __all__ = ["read_icontract"]
 
