@@ -41,12 +41,15 @@ class Imported:
         spec_text: the ``.req`` text.
         helpers: Python source of the pure helpers ('' when none).
         requires: number of preconditions imported; ``ensures``: postconditions imported.
+        retyped: one line per parameter Nagini types differently from HumanEval (HumanEval-Nagini models a
+            ``str`` as ``List[int]`` of character codes); the clauses may then not hold for HumanEval's types.
     """
 
     spec_text: str
     helpers: str
     requires: int
     ensures: int
+    retyped: tuple[str, ...] = ()
 
 
 _UNSUPPORTED = ("Old", "ToSeq", "PSeq", "PSet", "PMultiset", "Acc", "Unfolding", "Fold", "Unfold", "Let")
@@ -242,6 +245,12 @@ def _helpers(tree: ast.Module, source: str) -> str:
     return "\n\n\n".join(parts) + ("\n" if parts else "")
 
 
+def _kind(annotation: str) -> str | None:
+    """The outer type constructor of a type annotation (``List[int]`` -> ``list``), None for any other."""
+    head = annotation.replace(" ", "").split("[", 1)[0].rsplit(".", 1)[-1].lower()
+    return head if head in {"int", "float", "bool", "str", "bytes", "list", "tuple", "dict", "set"} else None
+
+
 def _quote(text: str) -> str:
     return " ".join(text.split()).replace("\\", "/").replace('"', "'")[:160]
 
@@ -282,6 +291,13 @@ def import_nagini(source: str, task_id: str, entry_point: str, param_types: tupl
     if len(nag) != len(param_types):
         raise NaginiImportError(f"Nagini's {fn.name} has {len(nag)} parameters, HumanEval's {entry_point} "
                                 f"{len(param_types)}")
+    retyped: list[str] = []
+    for arg, (p, t) in zip(fn.args.args, param_types):
+        annotation = ast.unparse(arg.annotation) if arg.annotation is not None else ""
+        theirs, ours = _kind(annotation), _kind(t)
+        if theirs and ours and theirs != ours and {theirs, ours} != {"int", "float"}:
+            retyped.append(f"Nagini's {fn.name} types parameter {arg.arg} as {annotation} where HumanEval's "
+                           f"{entry_point} takes {p}: {t}")
     rename = {n: p for n, (p, _) in zip(nag, param_types)}
     _PARAMS.clear()
     _PARAMS.update(rename)
@@ -301,4 +317,4 @@ def import_nagini(source: str, task_id: str, entry_point: str, param_types: tupl
                   f"    ensures {tx.text(e)}"]
     if not post:
         raise NaginiImportError("no postcondition other than permissions")
-    return Imported("\n".join(lines) + "\n", helpers, len(pre), len(post))
+    return Imported("\n".join(lines) + "\n", helpers, len(pre), len(post), tuple(retyped))

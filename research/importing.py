@@ -17,7 +17,7 @@ from pathlib import Path
 from evalgap.research.errors import DatasetError
 from evalgap.research.dataset import Task
 from evalgap.research.humaneval import load_tasks, spec_file_stem
-from evalgap.research.import_nagini import NaginiImportError, import_nagini
+from evalgap.research.import_nagini import Imported, NaginiImportError, import_nagini
 
 __all__ = ["ImportReport", "import_folder", "FORMATS"]
 
@@ -89,6 +89,14 @@ def import_folder(fmt: str, src: Path, data_dir: Path | None, out: Path) -> Impo
             (out / f"{stem}_helpers.py").write_text("# Pure helpers imported from HumanEval-Nagini (Apache-2.0)\n"
                                                    "from typing import List, Dict, Optional, Tuple\n\n\n"
                                                    + imp.helpers, encoding="utf-8")
+        if imp.retyped and (why := _retyped_problem(out / f"{stem}.req", imp)):
+            # the clauses are about Nagini's encoding (a str as a list of character codes): they do not
+            # type-check against HumanEval's signature, or hand its values to helpers written for integer
+            # codes, so the spec would be wrong, not merely weak
+            for written in (out / f"{stem}.req", out / f"{stem}_helpers.py"):
+                written.unlink(missing_ok=True)
+            skipped.append((f.name, f"{imp.retyped[0]}, and the clauses do not fit there: {why}"))
+            continue
         imported.append((tid, imp.requires, imp.ensures))
     lines = [f"# Import report: {fmt} from {src.name}", "",
              f"{len(imported)} imported, {len(skipped)} not imported.", "", "## Not imported", "",
@@ -96,6 +104,31 @@ def import_folder(fmt: str, src: Path, data_dir: Path | None, out: Path) -> Impo
              *(f"* {tid}: {r} precondition(s), {e} postcondition(s)" for tid, r, e in imported), ""]
     (out / "IMPORT_REPORT.md").write_text("\n".join(lines), encoding="utf-8")
     return ImportReport(tuple(imported), tuple(skipped))
+
+
+def _retyped_problem(spec_path: Path, imp: Imported) -> str:
+    """Why a spec whose parameters Nagini types differently cannot stand for HumanEval's signature, or ''.
+
+    Args:
+        spec_path: the written ``.req`` file.
+        imp: its import (the helpers' source is searched for the names the clauses call).
+
+    Returns:
+        The first type diagnostic (``'EG216 comparing str to int is always False'``), else the helpers the
+        clauses call (written for Nagini's integer character codes), else '' (the clauses are generic, e.g.
+        ``text[i] == text[len(text) - i - 1]``, and hold for either type).
+    """
+    from evalgap.specs_lang import SpecError
+    from evalgap.verifier.speccheck import load_checked
+
+    try:
+        load_checked(spec_path, None, strict_target=False)
+    except SpecError as exc:
+        first = exc.diagnostics[0]
+        return f"{first.code} {first.message}"
+    body = imp.spec_text.split("\n", 1)[1]
+    called = [n for n in re.findall(r"^def (\w+)", imp.helpers, re.M) if re.search(rf"\b{n}\(", body)]
+    return f"they call helpers written for integer codes: {', '.join(called)}" if called else ""
 
 
 def _nl2postcond(src: Path, tasks: dict[str, Task], out: Path) -> ImportReport:

@@ -249,3 +249,21 @@ def test_text_report(tmp_path: Path) -> None:
     assert "no (vague)" in out and "not-formalized" in out
     assert "2 requirements, 1 formalized: 1 refuted" in out
     assert "\x1b[" not in out  # no colours when not writing to a terminal
+
+
+def test_false_postcondition_before_one_that_raises_is_refuted_by_crosshair(tmp_path: Path) -> None:
+    # `ensures A` then `ensures B` means `A and B`: where A is false the counterexample is A's violation, even
+    # though B raises there (CrossHair used to report B's IndexError, read as a spec error: `unknown`)
+    code, rep = _check(tmp_path, """
+        def first(xs: list[int]) -> int:
+            return xs[0] + 1 if xs else 0
+    """, """
+function first(xs: list[int]) -> int
+  requirement F-1 "Returns the first element."
+    ensures len(xs) == 0 or result == xs[0]
+    ensures len(xs) < 3 or xs[5] == xs[5]
+""", "--engines", "crosshair")
+    r = _req(rep, "F-1")
+    assert r["verdict"] == "refuted", r
+    assert "postcondition `len(xs) == 0 or result == xs[0]` is false" in r["verdicts"][0]["reason"]
+    assert code == 1
