@@ -195,7 +195,8 @@ def domain_narrowings(task: Task) -> tuple[str, ...]:
     for name, text in task.param_types:
         before = declared.get(name)
         if before is not None and before != text:
-            out.append(f"`{name}: {before or '(no annotation)'}` typed `{text}` from HumanEval+'s inputs")
+            shown = f"`{name}: {before}`" if before else f"`{name}` (no annotation)"
+            out.append(f"{shown} typed `{text}` from HumanEval+'s inputs")
     for name, text in task.param_types:
         if finite_condition(name, text) is not None:
             out.append(f"`{name}`: finite floats" + (f" of magnitude at most {bound:g}" if bound else

@@ -104,7 +104,7 @@ def test_domain_narrowings_list_inferred_types() -> None:
     prompt = "from typing import Any, List\ndef f(v: List[Any], n):\n    pass\n"
     task = Task("toy/f", "f", "p", prompt=prompt, param_types=(("v", "list[Union[None, int]]"), ("n", "int")))
     assert domain_narrowings(task) == ("`v: List[Any]` typed `list[Union[None, int]]` from HumanEval+'s inputs",
-                                       "`n: (no annotation)` typed `int` from HumanEval+'s inputs")
+                                       "`n` (no annotation) typed `int` from HumanEval+'s inputs")
 
 
 # `a * a` overflows to inf only for |a| beyond the bound: a difference of float range, not of logic
