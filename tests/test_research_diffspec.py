@@ -266,3 +266,14 @@ def test_humaneval_22_run_1_refuted_by_crosshair(shared_data: Path) -> None:
     v = evaluate("crosshair", ds.task("HumanEval/22"), cand, EvalSettings(crosshair_budget_s=3.0))
     assert v.verdict is Verdict.REFUTED and "replayed concretely" in v.reason, v.reason
     assert v.counterexample is not None and "Signals" not in v.counterexample
+
+
+def test_headline_lists_narrowings_of_selected_tasks_only() -> None:
+    from evalgap.research.dataset import Dataset
+
+    head = _bench("headline_humaneval")
+    small, other = _floats_task(1e5), Task("toy/g", "g", "p", prompt="def g(n):\n    pass\n",
+                                           param_types=(("n", "int"),))
+    ds = Dataset("d", (small, other), (_ALWAYS_FAR,), "")
+    assert head.narrowings(ds) == ["* toy/far: `a`: finite floats of magnitude at most 1e+150; "
+                                   "`b`: finite floats of magnitude at most 1e+150"]
