@@ -135,8 +135,8 @@ def _param_types(prompt: str, entry_point: str, inputs: list[list[Any]] | None) 
     """``(name, type text)`` of ``entry_point``'s parameters: the prompt's annotation, except that a bare
     ``list``/``List``, ``Any`` or ``List[Any]`` annotation is replaced by the type inferred from the values
     of *all* the HumanEval+ inputs of that parameter (:func:`infer_type_of_all`; for a list annotation from
-    the list values only, and only when that gives a ``list[...]``; never when the inferred type is ``Any``
-    itself), and an unannotated parameter gets its type from all the inputs.
+    the list values only, and only when that gives a ``list[...]``; never when the inferred type still holds
+    ``Any``), and an unannotated parameter gets its type from all the inputs.
 
     This narrows the domain to the kinds of values HumanEval+ draws (a differential spec's verdict assumes
     it; :func:`evalgap.research.diffspec.domain_narrowings` lists it per task). It also keeps CrossHair off
@@ -154,7 +154,7 @@ def _param_types(prompt: str, entry_point: str, inputs: list[list[Any]] | None) 
             if text in _REFINED and ("List" in text or text.startswith("list")):
                 lists = [v for v in column if isinstance(v, list)]
                 inferred = infer_type_of_all(lists) if lists else "list"
-                text = inferred if inferred.startswith("list[") and inferred != "list[Any]" else text
+                text = inferred if inferred.startswith("list[") and "Any" not in inferred else text
             elif text in _REFINED and column:
                 inferred = infer_type_of_all(column)
                 text = inferred if "Any" not in inferred else text
