@@ -102,6 +102,19 @@ def counting(full: Dataset, results: list[CandidateResult], s: Summary) -> list[
     ]
 
 
+def narrowings(ds: Dataset) -> list[str]:
+    """The input-domain narrowings of the differential specs of the selected tasks (Markdown lines, one per
+    task that has any; :func:`evalgap.research.diffspec.domain_narrowings`): assumptions of every verdict."""
+    from evalgap.research.diffspec import domain_narrowings
+
+    used = {c.task_id for c in ds.candidates}
+    out = []
+    for t in ds.tasks:
+        if t.task_id in used and (items := domain_narrowings(t)):
+            out.append(f"* {t.task_id}: " + "; ".join(items))
+    return out
+
+
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data", type=Path, default=Path(__file__).resolve().parents[2] / "shared" / "data")
@@ -162,12 +175,17 @@ def main(argv: list[str]) -> int:
             "Only task IDs, run numbers and verdicts are published: the llm-runs code has no licence.", "",
             "## Counting the distinct gap programs", "", *counting(full, results, s), "", ch_line, "", "",
         ]
+        tail = ["", "## Input domain of the differential specs, per task", "",
+                "Assumptions of every differential verdict (CrossHair and Hypothesis) on the selected tasks: "
+                "parameter types inferred from HumanEval+'s inputs where the prompt's annotation is a bare "
+                "`list`, `Any`, `List[Any]` or missing, and the floats assumption (`FINITE_<param>`; "
+                "`research/diffspec.py`, `domain_narrowings`).", "", *narrowings(ds), ""]
         if a.notes:
             head += [a.notes.read_text(encoding="utf-8").rstrip(), ""]
         from evalgap.research.summary import render_markdown
 
         (a.publish / "headline_humaneval.md").write_text("\n".join(head) + render_markdown(s, "Figures").replace(
-            "# Figures", "## Figures", 1))
+            "# Figures", "## Figures", 1) + "\n".join(tail))
         (a.publish / "headline_humaneval.json").write_text(json.dumps({"summary": summary, "candidates": slim},
                                                                       indent=1))
     return 0

@@ -48,8 +48,8 @@ class Task:
         spec_text: that spec's text, or ''.
         spec_helpers: Python source of the spec's pure helper functions (read by the spec beside the code
             under check; e.g. imported Nagini ``@Pure`` functions), or ''.
-        param_types: ``(name, type text)`` of the entry point's parameters (annotations, else inferred
-            from the first ground-truth input).
+        param_types: ``(name, type text)`` of the entry point's parameters (annotations; a bare ``list``,
+            ``Any``, ``List[Any]`` or missing one inferred from all ground-truth inputs by the HumanEval adapter).
     """
 
     task_id: str

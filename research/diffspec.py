@@ -13,7 +13,11 @@ For a task with entry point ``f(a, b)`` this writes, into a folder:
 * the ``.req`` text (:func:`differential_spec`): one precondition requirement (``requires _eg_pre(...)``) and
   one postcondition requirement (``ensures _eg_same(result, ...)``) on ``function f``, plus, for each
   parameter holding floats, an ``assume FINITE_<param>`` that its floats are finite (HumanEval+ never draws
-  inf or NaN; :func:`finite_condition`), listed as an assumption of every verdict.
+  inf or NaN; :func:`finite_condition`) and at most 1e150 in magnitude unless HumanEval+'s own inputs of
+  the task are larger (:func:`float_bound`), listed as an assumption of every verdict.
+
+The parameter types are the task's ``param_types`` (some inferred from HumanEval+'s inputs);
+:func:`domain_narrowings` lists every way the domain is narrowed below the prompt's signature.
 
 The contract is HumanEval+'s ``contract`` field, every assert translated (statements, loops and helper calls
 are kept as Python in ``_eg_pre``, which runs them in the reference module's namespace so helpers such as
@@ -25,12 +29,15 @@ from __future__ import annotations
 
 import ast
 import keyword
+import math
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Iterator
 
 from evalgap.research.dataset import Task
 
-__all__ = ["DiffSpec", "differential_spec", "write_differential", "BEYOND_CROSSHAIR", "finite_condition"]
+__all__ = ["DiffSpec", "differential_spec", "write_differential", "BEYOND_CROSSHAIR", "finite_condition",
+           "float_bound", "FLOAT_BOUND", "domain_narrowings"]
 
 #: task -> why CrossHair cannot decide its differential spec (reported as the ``unknown`` reason).
 BEYOND_CROSSHAIR: dict[str, str] = {
@@ -66,49 +73,135 @@ def _spec_type(text: str) -> str:
 
 
 _LISTS = {"list", "List", "Sequence", "Iterable"}
+_DICTS = {"dict", "Dict", "Mapping"}
 _FINITE = "Inputs as HumanEval+ draws them: finite floats (no inf or NaN)"
 
+#: the magnitude bound of float inputs (see :func:`float_bound`): below sqrt(max float) ~ 1.34e154 by a
+#: factor of 13, so the sum, difference and product of any two such floats, and any square, is finite.
+FLOAT_BOUND = 1e150
 
-def _finite(var: str, node: ast.expr, depth: int) -> str | None:
+
+def _member_class(node: ast.expr) -> str:
+    """The runtime class an ``isinstance`` guard of a Union member tests (``float``, ``list``, ``dict``...)."""
+    name = node.value.id if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) else \
+        getattr(node, "id", "")
+    if name in _LISTS:
+        return "list"
+    if name in _DICTS:
+        return "dict"
+    return "tuple" if name in ("tuple", "Tuple") else name
+
+
+def _finite(var: str, node: ast.expr, depth: int, bound: float | None) -> str | None:
     if isinstance(node, ast.Name):
-        return f"math.isfinite({var})" if node.id == "float" else None
+        if node.id != "float":
+            return None
+        return f"abs({var}) <= {bound!r}" if bound is not None else f"math.isfinite({var})"
     if not isinstance(node, ast.Subscript) or not isinstance(node.value, ast.Name):
         return None
     base = node.value.id
     args = list(node.slice.elts) if isinstance(node.slice, ast.Tuple) else [node.slice]
     if base in _LISTS and len(args) == 1:
-        inner = _finite(f"v{depth}", args[0], depth + 1)
+        inner = _finite(f"v{depth}", args[0], depth + 1, bound)
         return f"forall v{depth} in {var}: {inner}" if inner else None
+    if base in _DICTS and len(args) == 2:  # JSON keys are strings: only the values can hold floats
+        inner = _finite(f"v{depth}", args[1], depth + 1, bound)
+        return f"forall v{depth} in {var}.values(): {inner}" if inner else None
     if base in ("Union", "Optional"):  # each member holding floats, guarded by an isinstance test
         conds = []
         for a in args:
-            member = a.value.id if isinstance(a, ast.Subscript) and isinstance(a.value, ast.Name) else \
-                getattr(a, "id", "")
-            cond = _finite(var, a, depth)
+            cond = _finite(var, a, depth, bound)
             if cond:
-                conds.append(f"(not isinstance({var}, {'float' if member == 'float' else 'list'}) or ({cond}))")
+                conds.append(f"(not isinstance({var}, {_member_class(a)}) or ({cond}))")
         return " and ".join(conds) if conds else None
     if base in ("tuple", "Tuple") and not any(isinstance(a, ast.Constant) and a.value is Ellipsis for a in args):
-        conds = [c for i, a in enumerate(args) if (c := _finite(f"{var}[{i}]", a, depth))]
+        conds = [c for i, a in enumerate(args) if (c := _finite(f"{var}[{i}]", a, depth, bound))]
         return " and ".join(f"({c})" for c in conds) if conds else None
     return None
 
 
-def finite_condition(name: str, type_text: str) -> str | None:
-    """A spec expression stating that every float in parameter ``name`` of type ``type_text`` is finite, or
-    None when the type holds no float (or is not understood).
+def finite_condition(name: str, type_text: str, bound: float | None = None) -> str | None:
+    """A spec expression stating that every float in parameter ``name`` of type ``type_text`` is finite
+    (and, with ``bound``, at most ``bound`` in magnitude), or None when the type holds no float (or is not
+    understood).
 
     HumanEval+'s inputs never contain inf or NaN, and its contracts do not exclude them; the differential
     spec makes "finite floats" an ``assume`` (listed as an assumption of every verdict), so a difference
     only on a non-finite float is outside the domain. E.g. ``("l", "List[float]")`` ->
     ``forall v0 in l: math.isfinite(v0)``; ``("x", "Union[float, int]")`` ->
-    ``(not isinstance(x, float) or math.isfinite(x))``.
+    ``(not isinstance(x, float) or (math.isfinite(x)))``; with ``bound=1e150``, ``("x", "float")`` ->
+    ``abs(x) <= 1e+150`` (false for inf and NaN too).
     """
     try:
         node = ast.parse(type_text, mode="eval").body
     except SyntaxError:
         return None
-    return _finite(name, node, 0)
+    return _finite(name, node, 0, bound)
+
+
+def _floats(value: Any) -> Iterator[float]:
+    if isinstance(value, float):
+        yield value
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            yield from _floats(v)
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from _floats(v)
+
+
+def float_bound(task: Task) -> float | None:
+    """The magnitude bound of ``task``'s float inputs in its differential spec: :data:`FLOAT_BOUND` (1e150),
+    or None (finite floats only) when HumanEval+'s own inputs of the task hold a larger float.
+
+    Rule: a finite float can still overflow the benchmark's arithmetic (HumanEval/20's distance
+    ``|a - b|`` of ``5.5e305`` and ``-1.8e308`` is ``inf``, and a program and the reference then break the
+    resulting tie differently), a difference that says nothing about the program's logic. Bounding inputs
+    by 1e150 (< sqrt(max float) ~ 1.34e154) keeps every sum, difference and product of two inputs, and every
+    square, finite. The bound never excludes an input HumanEval+ itself draws: a task whose inputs go above
+    it (HumanEval/4 holds 1e308, deliberately testing overflow) keeps "finite" only.
+    """
+    largest = max((abs(f) for args in task.inputs() for f in _floats(args) if math.isfinite(f)), default=0.0)
+    return FLOAT_BOUND if largest <= FLOAT_BOUND else None
+
+
+def _annotations(task: Task) -> dict[str, str]:
+    try:
+        tree = ast.parse(task.prompt)
+    except SyntaxError:
+        return {}
+    fn = next((n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == task.entry_point), None)
+    if fn is None:
+        return {}
+    return {a.arg: ast.unparse(a.annotation) if a.annotation is not None else "" for a in fn.args.args}
+
+
+def domain_narrowings(task: Task) -> tuple[str, ...]:
+    """The ways ``task``'s differential spec narrows the input domain below the prompt's signature, one
+    Markdown line each (every verdict on the spec assumes them; reports list them per task).
+
+    * a parameter whose type was inferred from HumanEval+'s inputs (a bare ``list``, ``Any``, ``List[Any]``
+      or no annotation; :func:`evalgap.research.humaneval.infer_type_of_all`);
+    * the floats assumption of each parameter holding floats: finite, and at most :func:`float_bound` in
+      magnitude when it applies.
+
+    Returns:
+        e.g. ``("`values: List[Any]` typed `list[Union[None, int]]` from HumanEval+'s inputs",
+        "`numbers`: finite floats of magnitude at most 1e+150")``; empty when nothing is narrowed.
+    """
+    declared = _annotations(task)
+    bound = float_bound(task)
+    out = []
+    for name, text in task.param_types:
+        before = declared.get(name)
+        if before is not None and before != text:
+            shown = f"`{name}: {before}`" if before else f"`{name}` (no annotation)"
+            out.append(f"{shown} typed `{text}` from HumanEval+'s inputs")
+    for name, text in task.param_types:
+        if finite_condition(name, text) is not None:
+            out.append(f"`{name}`: finite floats" + (f" of magnitude at most {bound:g}" if bound else
+                                                     " (HumanEval+'s inputs exceed 1e150: no magnitude bound)"))
+    return tuple(out)
 
 
 def differential_spec(task: Task) -> tuple[str, list[str]]:
@@ -122,8 +215,10 @@ def differential_spec(task: Task) -> tuple[str, list[str]]:
     args = ", ".join(names)
     sid = "diff_" + "".join(c if c.isalnum() else "_" for c in task.task_id)
     atol = f"{task.atol:g}"
-    assumes = "".join(f'  assume FINITE_{n} "{_FINITE} in {n}.": {cond}\n'
-                      for n, (_, t) in zip(names, task.param_types) if (cond := finite_condition(n, t)))
+    bound = float_bound(task)
+    what = _FINITE if bound is None else f"{_FINITE[:-1]}, of magnitude at most {bound:g})"
+    assumes = "".join(f'  assume FINITE_{n} "{what} in {n}.": {cond}\n'
+                      for n, (_, t) in zip(names, task.param_types) if (cond := finite_condition(n, t, bound)))
     text = (
         f'spec {sid} "Differential spec of {task.task_id}: same result as the canonical solution"\n'
         f"  target: eg_diff.py\n{assumes}\n"

@@ -11,7 +11,7 @@ Request keys: ``mode`` (``tests`` | ``ground-truth`` | ``hypothesis`` | ``spec-i
 * ``spec-inputs``: ``paths``, ``harness`` (module compiled from a property spec), ``functions`` (``[req ID,
   check function]``), ``inputs``: every postcondition is checked concretely (icontract enforced) on each input;
 * ``hypothesis``: ``param_types``, ``contract`` (assert statements over the parameters), ``atol``,
-  ``seeds``, ``max_examples``, ``constants`` (``on``: Hypothesis's default mining of literal constants from
+  ``float_bound`` (largest float magnitude drawn, or None: any finite float), ``seeds``, ``max_examples``, ``constants`` (``on``: Hypothesis's default mining of literal constants from
   loaded local modules, i.e. the candidate's code; ``off``: mining disabled, see :func:`_disable_constants`).
 
 Result keys: ``outcome`` (``pass`` | ``fail`` | ``error``), ``reason``, ``counterexample`` (Python call text),
@@ -130,26 +130,32 @@ def _disable_constants() -> None:
     providers._get_local_constants = lambda: empty
 
 
-def _strategy(tp: Any, st: Any) -> Any:
+def _strategy(tp: Any, st: Any, bound: float | None = None) -> Any:
     """A strategy for annotation ``tp``: ``st.from_type``, with ``Any`` (which Hypothesis refuses) drawn from
     None, booleans, integers, floats, text, lists of integers and str->int dicts, also inside containers,
-    and ``float`` (also inside containers and unions) drawn finite, as HumanEval+ draws its inputs."""
+    and ``float`` (also inside containers and unions) drawn finite, as HumanEval+ draws its inputs, and at
+    most ``bound`` in magnitude when given (the differential spec's assumption,
+    :func:`evalgap.research.diffspec.float_bound`)."""
     import typing
 
+    floats = st.floats(allow_nan=False, allow_infinity=False, min_value=None if bound is None else -bound,
+                       max_value=bound)
     if tp is typing.Any:
-        return st.one_of(st.none(), st.booleans(), st.integers(), st.floats(), st.text(), st.lists(st.integers()),
+        return st.one_of(st.none(), st.booleans(), st.integers(), floats, st.text(), st.lists(st.integers()),
                          st.dictionaries(st.text(), st.integers()))
     if tp is float:  # finite floats: HumanEval+ never draws inf or NaN (the differential spec assumes it too)
-        return st.floats(allow_nan=False, allow_infinity=False)
+        return floats
+    if tp is None or tp is type(None):
+        return st.none()
     origin, args = typing.get_origin(tp), typing.get_args(tp)
     if origin in (typing.Union, types.UnionType):
-        return st.one_of(*(_strategy(a, st) for a in args))
+        return st.one_of(*(_strategy(a, st, bound) for a in args))
     if origin in (list, typing.List) and args:
-        return st.lists(_strategy(args[0], st))
+        return st.lists(_strategy(args[0], st, bound))
     if origin in (tuple, typing.Tuple) and args and Ellipsis not in args:
-        return st.tuples(*(_strategy(a, st) for a in args))
+        return st.tuples(*(_strategy(a, st, bound) for a in args))
     if origin in (dict, typing.Dict) and len(args) == 2:
-        return st.dictionaries(_strategy(args[0], st), _strategy(args[1], st))
+        return st.dictionaries(_strategy(args[0], st, bound), _strategy(args[1], st, bound))
     return st.from_type(tp)
 
 
@@ -172,7 +178,7 @@ def _hypothesis(req: dict[str, Any]) -> dict[str, Any]:
     strats = []
     for _, text in req["param_types"]:
         try:
-            strats.append(_strategy(eval(text, env), st))  # noqa: S307 - a type annotation of the benchmark
+            strats.append(_strategy(eval(text, env), st, req.get("float_bound")))  # noqa: S307 - a type annotation of the benchmark
         except Exception as exc:  # noqa: BLE001
             return {"outcome": "error", "reason": f"no strategy for type {text}: {exc}"}
     contract = req.get("contract", "")

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from evalgap.research.dataset import Candidate, Task
-from evalgap.research.diffspec import BEYOND_CROSSHAIR, write_differential
+from evalgap.research.diffspec import BEYOND_CROSSHAIR, float_bound, write_differential
 from evalgap.research.verdicts import EvalVerdict
 from evalgap.verifier.findings import Verdict
 from evalgap.verifier.sandbox import Limits, WorkerOutcome, run_worker, wall_limit
@@ -123,6 +123,7 @@ def _hypothesis(task: Task, cand: Candidate, s: EvalSettings, constants: str) ->
     req = {"mode": "hypothesis", "candidate": cand.code, "reference": task.reference,
            "entry_point": task.entry_point, "param_types": [list(p) for p in task.param_types],
            "contract": task.contract, "atol": task.atol, "seeds": list(s.hypothesis_seeds),
+           "float_bound": float_bound(task),
            "max_examples": s.hypothesis_examples, "constants": constants,
            "per_input_cpu_s": s.per_input_cpu_s}
     cpu = 60.0 + 2.0 * len(s.hypothesis_seeds) * s.hypothesis_examples / 10
