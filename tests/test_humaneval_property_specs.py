@@ -26,6 +26,21 @@ def test_every_shipped_spec_passes_lint() -> None:
     assert r.stdout.count(": ok") == len(SPECS)
 
 
+def test_every_shipped_spec_is_in_the_canonical_layout() -> None:
+    r = run_cli("fmt", "--check", *map(str, SPECS))
+    assert r.exit_code == 0, r.stdout + r.stderr
+
+
+def test_fix_spaces_helper_states_the_docstring_examples() -> None:
+    # HumanEval/140's spec is `result == spaces_fixed(text)`: the helper must give the docstring's examples
+    ns: dict[str, object] = {}
+    exec((PROPS / "HumanEval_140_helpers.py").read_text(encoding="utf-8"), ns)  # noqa: S102 - a shipped pure helper
+    f = ns["spaces_fixed"]
+    assert callable(f)
+    assert [f(t) for t in ("Example", "Example 1", " Example 2", " Example   3", "a  b", "    ", "a_ _b")] == \
+        ["Example", "Example_1", "_Example_2", "_Example-3", "a__b", "-", "a___b"]
+
+
 @pytest.mark.parametrize("path", SPECS + HELPERS, ids=lambda p: p.name)
 def test_every_file_starts_with_a_provenance_line(path: Path) -> None:
     first = path.read_text(encoding="utf-8").splitlines()[0]
