@@ -102,6 +102,26 @@ def counting(full: Dataset, results: list[CandidateResult], s: Summary) -> list[
     ]
 
 
+def exact_text_counts(full: Dataset, results: list[CandidateResult], evaluator: str) -> dict[str, int]:
+    """``evaluator``'s verdicts over the issue's counting: the runs labelled as passing HumanEval's tests and
+    ``fail`` on HumanEval+, distinct by exact program text (43 for gpt-3.5-turbo). Each program takes the verdict
+    of its normalised digest; ``not-run`` counts the programs without a finished result.
+
+    Returns:
+        ``{verdict value or "not-run": number of exact-text programs}`` plus ``"programs"`` (the total).
+    """
+    fail = {c.code: c for c in full.candidates if dict(c.labels).get("recheck_passed_humaneval_tests") == "True"
+            and dict(c.labels).get("recheck_humanevalplus") == "fail"}
+    by_digest = {r.digest: r for r in results}
+    out: dict[str, int] = {"programs": len(fail)}
+    for c in fail.values():
+        r = by_digest.get(c.digest)
+        v = r.verdict(evaluator) if r is not None else None
+        key = v.verdict.value if v is not None else "not-run"
+        out[key] = out.get(key, 0) + 1
+    return out
+
+
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data", type=Path, default=Path(__file__).resolve().parents[2] / "shared" / "data")
@@ -116,6 +136,8 @@ def main(argv: list[str]) -> int:
                     "and spec-inputs evaluators, e.g. specs/humaneval/properties")
     ap.add_argument("--publish", type=Path)
     ap.add_argument("--report-only", action="store_true", help="summarize the programs finished so far")
+    ap.add_argument("--exact-text", metavar="EVALUATOR", action="append", default=[],
+                    help="also print EVALUATOR's verdicts over the issue's exact-text `fail` programs (repeatable)")
     ap.add_argument("--notes", type=Path, help="Markdown inserted into the published report after its header "
                     "(the inspection of the false refutations, comparisons)")
     a = ap.parse_args(argv)
@@ -128,6 +150,11 @@ def main(argv: list[str]) -> int:
     s = run_compare(ds, a.out, opts, progress=lambda d, t: print(f"{d}/{t}", file=sys.stderr, flush=True))
     print(f"done in {time.time() - t0:.0f} s: gap {s.gap['count']} programs; recall "
           f"{ {e: r['recall'] for e, r in s.recall.items()} }")
+    if a.exact_text:
+        done = [CandidateResult.from_json(json.loads(line))
+                for line in (a.out / "candidates.jsonl").read_text().splitlines()]
+        for e in a.exact_text:
+            print(f"{e} over the exact-text `fail` programs: {exact_text_counts(full, done, e)}")
     if a.publish:
         a.publish.mkdir(parents=True, exist_ok=True)
         rows = [json.loads(line) for line in (a.out / "candidates.jsonl").read_text().splitlines()]

@@ -67,11 +67,13 @@ CANONICAL_PLUS: dict[str, str] = {
                     "(HumanEval+'s contract: x >= 0), written '0'",
     "HumanEval/64": "HumanEval's solution raises IndexError on the empty string (s[-1]); the docstring's 'number of "
                     "vowels in the string' is 0 for it, as HumanEval+'s solution returns",
-    "HumanEval/76": "HumanEval's solution loops forever for n = 0 or -1 (x > 1) and returns False for negative powers "
-                    "(is_simple_power(-2, -2)); the docstring's n**int = x includes them",
+    "HumanEval/76": "HumanEval's solution returns False for is_simple_power(0, 0) (0**1 = 0) and for negative powers "
+                    "(is_simple_power(-2, -2)), and loops forever for n = 0 or -1 with x > 1; the docstring's n**int "
+                    "= x includes them",
     "HumanEval/122": "HumanEval's solution counts a minus sign as a digit (len(str(-15)) == 3); -15 has two digits",
     "HumanEval/124": "HumanEval's solution does not check the mm-dd-yyyy format (it strips and splits on '-': "
-                     "'1-1-1' is valid) and its day tests mis-bracket `and`/`or`; the spec states the four rules",
+                     "'1-1-1' is valid) and its day tests mis-bracket `and`/`or`, rejecting every day above 29 "
+                     "('12-31-1999'); the spec states the four rules",
     "HumanEval/140": "HumanEval's solution turns two trailing spaces into one underscore; the docstring replaces "
                      "every space of a run of at most 2",
 }
@@ -81,8 +83,9 @@ CANONICAL_PLUS: dict[str, str] = {
 NONTERMINATING_BUG: dict[str, str] = {
     "HumanEval/10": "the HumanEvalFix bug loops forever on every non-palindrome (`while not is_palindrome(string)`): "
                     "a timeout, not a refutation",
-    "HumanEval/76": "the HumanEvalFix bug loops forever for x > n (`while (n < x)` never changes n): a timeout, not a "
-                    "refutation",
+    "HumanEval/76": "the HumanEvalFix bug loops forever whenever x > n (`while (n < x)` never changes n): a timeout, "
+                    "not a refutation, so spec-inputs stops at its first HumanEval+ input (16, 2); CrossHair refutes it "
+                    "on is_simple_power(0, 0), where it terminates",
 }
 
 #: Hand-inspected explanations of tasks that are not validated (shown in the per-task table).
@@ -103,8 +106,8 @@ INSPECTED: dict[str, str] = {
                      "refutes it",
     "HumanEval/93": "CrossHair misses the bug within 3 s (symbolic swapcase on letter strings: 7 paths; an upper-case "
                     "vowel shows it); spec-inputs refutes it",
-    "HumanEval/122": "CrossHair misses the bug within 3 s: the program's len(str(elem)) on symbolic ints explodes "
-                     "the path count (spec-inputs refutes it on HumanEval+ inputs)",
+    "HumanEval/124": "CrossHair misses the bug within 3 s: it must build a well-formed date whose day and month "
+                     "cannot be swapped (e.g. a day above 12); spec-inputs refutes it",
 }
 
 NAGINI_HISTORY = """\
@@ -259,9 +262,10 @@ def main(argv: list[str]) -> int:
           f"{len(CANONICAL_PLUS)} tasks where that program departs from the docstring on inputs HumanEval+ tries and "
           "HumanEval+'s revised solution (evalgap's ground truth) follows it: " + ", ".join(CANONICAL_PLUS) +
           " (marked *(HumanEval+)*; the reason and the fixed program's verdicts are in the note). For "
-          + " and ".join(NONTERMINATING_BUG) + " the HumanEvalFix buggy program does not terminate: a timeout is "
-          "`unknown`, never a refutation, so these specs are checked on the canonical solution only "
-          "(status `holds; buggy does not terminate`, not counted as validated).", "",
+          + " and ".join(NONTERMINATING_BUG) + " the HumanEvalFix buggy program does not terminate (on every "
+          "non-palindrome; whenever x > n): a timeout is `unknown`, never a refutation, so spec-inputs checks these "
+          "specs on the canonical solution only (status `holds; buggy does not terminate`, not counted as validated; "
+          "CrossHair does refute HumanEval/76's buggy program, on an input where it terminates).", "",
           "Validated: " + fmt(both) + ".", ""]
     if a.commands and a.commands.is_file():
         md += ["Commands (from the repository root):", "", "```", a.commands.read_text().rstrip(), "```", ""]
