@@ -33,10 +33,13 @@ from evalgap.research.summary import Summary, summarize
 from evalgap.research.verdicts import CandidateResult, EvalVerdict
 
 
-def select(ds: Dataset, n_right: int) -> Dataset:
-    """The labelled-wrong runs plus ``n_right`` distinct labelled-right programs (random.Random(0))."""
+def select(ds: Dataset, n_right: int, only_tasks: frozenset[str] = frozenset()) -> Dataset:
+    """The labelled-wrong runs plus ``n_right`` distinct labelled-right programs (random.Random(0)); with
+    ``only_tasks``, only the runs of those tasks (a side check, e.g. every right program of some tasks)."""
     wrong, right = [], {}
     for c in ds.candidates:
+        if only_tasks and c.task_id not in only_tasks:
+            continue
         lab = dict(c.labels)
         if lab.get("recheck_passed_humaneval_tests") != "True":
             continue
@@ -134,6 +137,8 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--evaluators", default="tests,ground-truth,crosshair,hypothesis")
     ap.add_argument("--specs", type=Path, help="folder of property specs (HumanEval_N.req) for the crosshair-prop "
                     "and spec-inputs evaluators, e.g. specs/humaneval/properties")
+    ap.add_argument("--only-tasks", default="", help="comma-separated task IDs: select only their runs (a side "
+                    "check, not the headline selection)")
     ap.add_argument("--publish", type=Path)
     ap.add_argument("--report-only", action="store_true", help="summarize the programs finished so far")
     ap.add_argument("--exact-text", metavar="EVALUATOR", action="append", default=[],
@@ -142,7 +147,7 @@ def main(argv: list[str]) -> int:
                     "(the inspection of the false refutations, comparisons)")
     a = ap.parse_args(argv)
     full = build_dataset("llm-runs", a.data, specs_dir=a.specs)
-    ds = select(full, a.right)
+    ds = select(full, a.right, frozenset(t for t in a.only_tasks.split(",") if t))
     settings = EvalSettings(crosshair_budget_s=a.budget, hypothesis_seeds=tuple(int(s) for s in a.seeds.split(",")),
                             hypothesis_examples=a.examples)
     opts = CompareOptions(tuple(a.evaluators.split(",")), settings, "local", a.jobs, report_only=a.report_only)
