@@ -140,6 +140,8 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--only-tasks", default="", help="comma-separated task IDs: select only their runs (a side "
                     "check, not the headline selection)")
     ap.add_argument("--publish", type=Path)
+    ap.add_argument("--publish-stem", default="headline_humaneval", help="file name stem of the published "
+                    "report (e.g. headline_property_specs_run for a --specs run)")
     ap.add_argument("--report-only", action="store_true", help="summarize the programs finished so far")
     ap.add_argument("--exact-text", metavar="EVALUATOR", action="append", default=[],
                     help="also print EVALUATOR's verdicts over the issue's exact-text `fail` programs (repeatable)")
@@ -186,7 +188,8 @@ def main(argv: list[str]) -> int:
                        "for the whole evaluator (worker start, analysis, concrete replay) on the shared machine.")
         cmd = "python benchmarks/headline_humaneval.py " + " ".join(argv)
         head = [
-            "# Headline run: gpt-3.5-turbo HumanEval runs, differential specs", "",
+            "# Headline run: gpt-3.5-turbo HumanEval runs, "
+            + (f"property specs (`{a.specs}`)" if a.specs else "differential specs"), "",
             f"Command (from the repository root, data in `../shared/data`): `{cmd}`", "",
             f"Evaluated: {s.programs} distinct programs ({s.candidates} runs) of {len(ds.candidates)} selected runs"
             + (" (PARTIAL: the run was stopped before every program finished; figures cover the finished ones)"
@@ -198,9 +201,9 @@ def main(argv: list[str]) -> int:
             head += [a.notes.read_text(encoding="utf-8").rstrip(), ""]
         from evalgap.research.summary import render_markdown
 
-        (a.publish / "headline_humaneval.md").write_text("\n".join(head) + render_markdown(s, "Figures").replace(
+        (a.publish / f"{a.publish_stem}.md").write_text("\n".join(head) + render_markdown(s, "Figures").replace(
             "# Figures", "## Figures", 1))
-        (a.publish / "headline_humaneval.json").write_text(json.dumps({"summary": summary, "candidates": slim},
+        (a.publish / f"{a.publish_stem}.json").write_text(json.dumps({"summary": summary, "candidates": slim},
                                                                       indent=1))
     return 0
 
