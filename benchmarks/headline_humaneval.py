@@ -33,10 +33,13 @@ from evalgap.research.summary import Summary, summarize
 from evalgap.research.verdicts import CandidateResult, EvalVerdict
 
 
-def select(ds: Dataset, n_right: int) -> Dataset:
-    """The labelled-wrong runs plus ``n_right`` distinct labelled-right programs (random.Random(0))."""
+def select(ds: Dataset, n_right: int, only_tasks: frozenset[str] = frozenset()) -> Dataset:
+    """The labelled-wrong runs plus ``n_right`` distinct labelled-right programs (random.Random(0)); with
+    ``only_tasks``, only the runs of those tasks (a side check, e.g. every right program of some tasks)."""
     wrong, right = [], {}
     for c in ds.candidates:
+        if only_tasks and c.task_id not in only_tasks:
+            continue
         lab = dict(c.labels)
         if lab.get("recheck_passed_humaneval_tests") != "True":
             continue
@@ -115,6 +118,26 @@ def narrowings(ds: Dataset) -> list[str]:
     return out
 
 
+def exact_text_counts(full: Dataset, results: list[CandidateResult], evaluator: str) -> dict[str, int]:
+    """``evaluator``'s verdicts over the issue's counting: the runs labelled as passing HumanEval's tests and
+    ``fail`` on HumanEval+, distinct by exact program text (43 for gpt-3.5-turbo). Each program takes the verdict
+    of its normalised digest; ``not-run`` counts the programs without a finished result.
+
+    Returns:
+        ``{verdict value or "not-run": number of exact-text programs}`` plus ``"programs"`` (the total).
+    """
+    fail = {c.code: c for c in full.candidates if dict(c.labels).get("recheck_passed_humaneval_tests") == "True"
+            and dict(c.labels).get("recheck_humanevalplus") == "fail"}
+    by_digest = {r.digest: r for r in results}
+    out: dict[str, int] = {"programs": len(fail)}
+    for c in fail.values():
+        r = by_digest.get(c.digest)
+        v = r.verdict(evaluator) if r is not None else None
+        key = v.verdict.value if v is not None else "not-run"
+        out[key] = out.get(key, 0) + 1
+    return out
+
+
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data", type=Path, default=Path(__file__).resolve().parents[2] / "shared" / "data")
@@ -127,13 +150,19 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--evaluators", default="tests,ground-truth,crosshair,hypothesis")
     ap.add_argument("--specs", type=Path, help="folder of property specs (HumanEval_N.req) for the crosshair-prop "
                     "and spec-inputs evaluators, e.g. specs/humaneval/properties")
+    ap.add_argument("--only-tasks", default="", help="comma-separated task IDs: select only their runs (a side "
+                    "check, not the headline selection)")
     ap.add_argument("--publish", type=Path)
+    ap.add_argument("--publish-stem", default="headline_humaneval", help="file name stem of the published "
+                    "report (e.g. headline_property_specs_run for a --specs run)")
     ap.add_argument("--report-only", action="store_true", help="summarize the programs finished so far")
+    ap.add_argument("--exact-text", metavar="EVALUATOR", action="append", default=[],
+                    help="also print EVALUATOR's verdicts over the issue's exact-text `fail` programs (repeatable)")
     ap.add_argument("--notes", type=Path, help="Markdown inserted into the published report after its header "
                     "(the inspection of the false refutations, comparisons)")
     a = ap.parse_args(argv)
     full = build_dataset("llm-runs", a.data, specs_dir=a.specs)
-    ds = select(full, a.right)
+    ds = select(full, a.right, frozenset(t for t in a.only_tasks.split(",") if t))
     settings = EvalSettings(crosshair_budget_s=a.budget, hypothesis_seeds=tuple(int(s) for s in a.seeds.split(",")),
                             hypothesis_examples=a.examples)
     opts = CompareOptions(tuple(a.evaluators.split(",")), settings, "local", a.jobs, report_only=a.report_only)
@@ -141,6 +170,11 @@ def main(argv: list[str]) -> int:
     s = run_compare(ds, a.out, opts, progress=lambda d, t: print(f"{d}/{t}", file=sys.stderr, flush=True))
     print(f"done in {time.time() - t0:.0f} s: gap {s.gap['count']} programs; recall "
           f"{ {e: r['recall'] for e, r in s.recall.items()} }")
+    if a.exact_text:
+        done = [CandidateResult.from_json(json.loads(line))
+                for line in (a.out / "candidates.jsonl").read_text().splitlines()]
+        for e in a.exact_text:
+            print(f"{e} over the exact-text `fail` programs: {exact_text_counts(full, done, e)}")
     if a.publish:
         a.publish.mkdir(parents=True, exist_ok=True)
         rows = [json.loads(line) for line in (a.out / "candidates.jsonl").read_text().splitlines()]
@@ -167,7 +201,8 @@ def main(argv: list[str]) -> int:
                        "for the whole evaluator (worker start, analysis, concrete replay) on the shared machine.")
         cmd = "python benchmarks/headline_humaneval.py " + " ".join(argv)
         head = [
-            "# Headline run: gpt-3.5-turbo HumanEval runs, differential specs", "",
+            "# Headline run: gpt-3.5-turbo HumanEval runs, "
+            + (f"property specs (`{a.specs}`)" if a.specs else "differential specs"), "",
             f"Command (from the repository root, data in `../shared/data`): `{cmd}`", "",
             f"Evaluated: {s.programs} distinct programs ({s.candidates} runs) of {len(ds.candidates)} selected runs"
             + (" (PARTIAL: the run was stopped before every program finished; figures cover the finished ones)"
@@ -179,14 +214,14 @@ def main(argv: list[str]) -> int:
                 "Assumptions of every differential verdict (CrossHair and Hypothesis) on the selected tasks: "
                 "parameter types inferred from HumanEval+'s inputs where the prompt's annotation is a bare "
                 "`list`, `Any`, `List[Any]` or missing, and the floats assumption (`FINITE_<param>`; "
-                "`research/diffspec.py`, `domain_narrowings`).", "", *narrowings(ds), ""]
+                "`research/diffspec.py`, `domain_narrowings`).", "", *narrowings(ds), ""] if not a.specs else []
         if a.notes:
             head += [a.notes.read_text(encoding="utf-8").rstrip(), ""]
         from evalgap.research.summary import render_markdown
 
-        (a.publish / "headline_humaneval.md").write_text("\n".join(head) + render_markdown(s, "Figures").replace(
+        (a.publish / f"{a.publish_stem}.md").write_text("\n".join(head) + render_markdown(s, "Figures").replace(
             "# Figures", "## Figures", 1) + "\n".join(tail))
-        (a.publish / "headline_humaneval.json").write_text(json.dumps({"summary": summary, "candidates": slim},
+        (a.publish / f"{a.publish_stem}.json").write_text(json.dumps({"summary": summary, "candidates": slim},
                                                                       indent=1))
     return 0
 

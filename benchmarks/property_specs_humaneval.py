@@ -33,21 +33,15 @@ from typing import Any
 
 #: HumanEval tasks without a property spec in specs/humaneval/properties, with the reason (inspected by hand).
 NOT_SPECIFIED: dict[str, str] = {
-    "HumanEval/10": "the HumanEvalFix bug loops forever on every non-palindrome (`while not is_palindrome(string)`): "
-                    "a timeout is `unknown`, never a refutation, under both evaluators",
-    "HumanEval/22": "`List[Any]` input: CrossHair cannot generate values of arbitrary types",
     "HumanEval/32": "find_zero returns any root of a float polynomial by Newton/bisection; declared beyond "
                     "CrossHair (research/evaluators.py BEYOND_CROSSHAIR)",
-    "HumanEval/76": "the HumanEvalFix bug loops forever (`while (n < x)` never changes n): a timeout, not a refutation",
     "HumanEval/91": "sentence splitting (`re.split(r'[.?!]\\s*')`) is not stated precisely by the docstring",
     "HumanEval/95": "dict with keys of any type: CrossHair cannot generate them",
     "HumanEval/99": "string to float parsing with rounding away from zero: CrossHair cannot model float parsing",
     "HumanEval/111": "dict result from a string parser; not attempted for lack of time",
     "HumanEval/113": "the result is a deliberately garbled sentence: the spec would copy the canonical string",
-    "HumanEval/118": "not attempted for lack of time",
     "HumanEval/119": "not attempted for lack of time",
     "HumanEval/123": "the HumanEvalFix bug (`n * 2 + 1`) never reaches 1: a timeout, not a refutation",
-    "HumanEval/124": "date validation rules: the spec would restate the canonical algorithm; not attempted",
     "HumanEval/125": "three-way behaviour (split on whitespace, commas, or count letters): not attempted",
     "HumanEval/129": "minimum lexicographic path in a grid: the spec needs a search over paths; not attempted",
     "HumanEval/130": "the docstring's Tribonacci variant is self-referential (tri(n + 1) for odd n); not attempted",
@@ -61,6 +55,38 @@ NOT_SPECIFIED: dict[str, str] = {
     "HumanEval/162": "MD5 needs hashlib, which a spec cannot import",
 }
 
+
+#: Tasks whose HumanEvalFix fixed program (HumanEval's original canonical solution) departs from the docstring on
+#: inputs HumanEval+ tries, and HumanEval+'s revised canonical solution (evalgap's ground truth) follows it: the spec
+#: states the docstring, and "holds on the canonical solution" is checked on HumanEval+'s canonical solution (the
+#: ``--plus-runs``: ``evalgap compare humaneval:DATA``); the fixed program's verdict is kept in the note.
+CANONICAL_PLUS: dict[str, str] = {
+    "HumanEval/22": "HumanEval's solution keeps bools (isinstance(x, int)); the spec reads a bool as a truth value, "
+                    "not an integer, as HumanEval+'s solution does (type(x) == int)",
+    "HumanEval/44": "HumanEval's solution returns '' for x = 0; the docstring's 'input number x' includes 0 "
+                    "(HumanEval+'s contract: x >= 0), written '0'",
+    "HumanEval/64": "HumanEval's solution raises IndexError on the empty string (s[-1]); the docstring's 'number of "
+                    "vowels in the string' is 0 for it, as HumanEval+'s solution returns",
+    "HumanEval/76": "HumanEval's solution returns False for is_simple_power(0, 0) (0**1 = 0) and for negative powers "
+                    "(is_simple_power(-2, -2)), and loops forever for n = 0 or -1 with x > 1; the docstring's n**int "
+                    "= x includes them",
+    "HumanEval/122": "HumanEval's solution counts a minus sign as a digit (len(str(-15)) == 3); -15 has two digits",
+    "HumanEval/124": "HumanEval's solution does not check the mm-dd-yyyy format (it strips and splits on '-': "
+                     "'1-1-1' is valid) and its day tests mis-bracket `and`/`or`, rejecting every day above 29 "
+                     "('12-31-1999'); the spec states the four rules",
+    "HumanEval/140": "HumanEval's solution turns two trailing spaces into one underscore; the docstring replaces "
+                     "every space of a run of at most 2",
+}
+
+#: Tasks whose HumanEvalFix buggy program does not terminate on (almost) every input: a timeout is `unknown`, never a
+#: refutation, so the spec cannot be validated on it; it is checked on the canonical solution only.
+NONTERMINATING_BUG: dict[str, str] = {
+    "HumanEval/10": "the HumanEvalFix bug loops forever on every non-palindrome (`while not is_palindrome(string)`): "
+                    "a timeout, not a refutation",
+    "HumanEval/76": "the HumanEvalFix bug loops forever whenever x > n (`while (n < x)` never changes n): a timeout, "
+                    "not a refutation, so spec-inputs stops at its first HumanEval+ input (16, 2); CrossHair refutes it "
+                    "on is_simple_power(0, 0), where it terminates",
+}
 
 #: Hand-inspected explanations of tasks that are not validated (shown in the per-task table).
 INSPECTED: dict[str, str] = {
@@ -80,8 +106,8 @@ INSPECTED: dict[str, str] = {
                      "refutes it",
     "HumanEval/93": "CrossHair misses the bug within 3 s (symbolic swapcase on letter strings: 7 paths; an upper-case "
                     "vowel shows it); spec-inputs refutes it",
-    "HumanEval/122": "CrossHair misses the bug within 3 s: the program's len(str(elem)) on symbolic ints explodes "
-                     "the path count (spec-inputs refutes it on HumanEval+ inputs)",
+    "HumanEval/124": "CrossHair misses the bug within 3 s: it must build a well-formed date whose day and month "
+                     "cannot be swapped (e.g. a day above 12); spec-inputs refutes it",
 }
 
 NAGINI_HISTORY = """\
@@ -141,27 +167,35 @@ def _load(progress: Path, evaluator: str, out: dict[str, dict[str, Any]], digest
         d[kind + "_paths"] = (v.get("detail") or {}).get("paths")
 
 
-def _status(d: dict[str, Any], need_paths: bool) -> str:
-    fixed, buggy = d.get("fixed"), d.get("buggy")
-    if fixed is None or buggy is None:
+def _status(d: dict[str, Any], need_paths: bool, ref: str = "fixed", bug_loops: bool = False) -> str:
+    """The validation status of one task under one evaluator.
+
+    ``d`` holds the verdicts of ``fixed`` (HumanEvalFix's fixed program), ``buggy`` and ``canonical`` (HumanEval+'s
+    canonical solution); ``ref`` names the one that must hold; ``bug_loops``: the buggy program does not terminate,
+    so only the canonical check counts (``holds; buggy does not terminate``, never ``validated``).
+    """
+    fixed, buggy = d.get(ref), d.get("buggy")
+    if fixed is None or (buggy is None and not bug_loops):
         return "pending"
-    holds = fixed == "verified" or (fixed == "no-counterexample" and (not need_paths or (d.get("fixed_paths") or 0) > 0))
-    if holds and buggy == "refuted":
-        return "validated"
+    holds = fixed == "verified" or (fixed == "no-counterexample" and (not need_paths or (d.get(ref + "_paths") or 0) > 0))
     if fixed == "refuted":
         return "fails on canonical"
     if not holds:
         return "unknown on canonical"
+    if bug_loops and buggy != "refuted":
+        return "holds; buggy does not terminate"
+    if buggy == "refuted":
+        return "validated"
     return "misses the bug" if buggy in ("verified", "no-counterexample") else "unknown on buggy"
 
 
-def _note(d: dict[str, Any], status: str) -> str:
+def _note(d: dict[str, Any], status: str, ref: str = "fixed") -> str:
     if status == "pending":
         return "not evaluated with the current spec files (the run did not reach it: CPU)"
     if status == "fails on canonical":
-        return f"canonical fails on `{d.get('fixed_cex', '')[:80]}`: {d.get('fixed_reason', '')[:100]}"
+        return f"canonical fails on `{d.get(ref + '_cex', '')[:80]}`: {d.get(ref + '_reason', '')[:100]}"
     if status == "unknown on canonical":
-        return f"canonical: {d.get('fixed_reason', '')[:110]}"
+        return f"canonical: {d.get(ref + '_reason', '')[:110]}"
     if status in ("misses the bug", "unknown on buggy"):
         return f"buggy: {d.get('buggy_reason', '')[:110]}"
     return ""
@@ -174,6 +208,9 @@ def main(argv: list[str]) -> int:
                     help="output folders of compare runs holding both evaluators")
     ap.add_argument("--spec-inputs", type=Path, nargs="*", default=[], help="output folders of spec-inputs runs")
     ap.add_argument("--crosshair", type=Path, nargs="*", default=[], help="output folders of crosshair-prop runs")
+    ap.add_argument("--plus-runs", type=Path, nargs="*", default=[],
+                    help="output folders of `evalgap compare humaneval:DATA` runs (HumanEval+'s canonical solutions), "
+                         "read for the tasks of CANONICAL_PLUS")
     ap.add_argument("--budget", type=float, default=3.0, help="the CrossHair budget used (for the report)")
     ap.add_argument("--commands", type=Path, help="a text file of the exact commands run (quoted in the report)")
     ap.add_argument("--out", type=Path, required=True)
@@ -185,23 +222,35 @@ def main(argv: list[str]) -> int:
     digests = {t: spec_digest(a.specs, t) for t in tasks}
     for d in [*a.runs, *a.spec_inputs]:
         _load(d / "progress.jsonl", "spec-inputs", si, digests)
-    for d in [*a.runs, *a.crosshair]:
+    for d in [*a.runs, *a.crosshair, *a.plus_runs]:
         _load(d / "progress.jsonl", "crosshair-prop", ch, digests)
+    for d in a.plus_runs:
+        _load(d / "progress.jsonl", "spec-inputs", si, digests)
     rows: list[str] = []
     both: list[str] = []
     counts_si: dict[str, int] = {}
     counts_ch: dict[str, int] = {}
     for t in tasks:
-        s1, s2 = _status(si.get(t, {}), False), _status(ch.get(t, {}), True)
+        ref = "canonical" if t in CANONICAL_PLUS else "fixed"
+        loops = t in NONTERMINATING_BUG
+        s1, s2 = _status(si.get(t, {}), False, ref, loops), _status(ch.get(t, {}), True, ref, loops)
         counts_si[s1] = counts_si.get(s1, 0) + 1
         counts_ch[s2] = counts_ch.get(s2, 0) + 1
         if s1 == s2 == "validated":
             both.append(t)
-        note = INSPECTED.get(t) or (_note(si.get(t, {}), s1) if s1 != "validated" else _note(ch.get(t, {}), s2))
+        note = INSPECTED.get(t) or (_note(si.get(t, {}), s1, ref) if s1 != "validated" else
+                                    _note(ch.get(t, {}), s2, ref))
+        if loops:
+            note = "; ".join(x for x in (NONTERMINATING_BUG[t], note) if x)
+        if ref == "canonical":
+            fix = f"HumanEvalFix's fixed program: {si.get(t, {}).get('fixed', '-')} (inputs), " \
+                  f"{ch.get(t, {}).get('fixed', '-')} (CrossHair)"
+            note = "; ".join(x for x in (f"canonical = HumanEval+'s: {CANONICAL_PLUS[t]}; {fix}", note) if x)
         ok = "**yes**" if s1 == s2 == "validated" else "no"
         origin = _origin(a.specs / f"{t.replace('/', '_')}.req")
-        rows.append(f"| {t} | {origin} | {si.get(t, {}).get('fixed', '-')} | {si.get(t, {}).get('buggy', '-')} | {s1} | "
-                    f"{ch.get(t, {}).get('fixed', '-')} ({ch.get(t, {}).get('fixed_paths', '-')} paths) | "
+        mark = " (HumanEval+)" if ref == "canonical" else ""
+        rows.append(f"| {t} | {origin} | {si.get(t, {}).get(ref, '-')}{mark} | {si.get(t, {}).get('buggy', '-')} | "
+                    f"{s1} | {ch.get(t, {}).get(ref, '-')}{mark} ({ch.get(t, {}).get(ref + '_paths', '-')} paths) | "
                     f"{ch.get(t, {}).get('buggy', '-')} | {s2} | {ok} | {note.replace('|', '/').replace(chr(10), ' ')} |")
     fmt = ", ".join
     md = ["# HumanEval property specs (specs/humaneval/properties): validation", "",
@@ -209,6 +258,14 @@ def main(argv: list[str]) -> int:
           "starts with a provenance line). No spec calls the canonical solution.", "",
           f"**Validated under both checks: {len(both)} tasks** (holds on the canonical solution and refutes the "
           "HumanEvalFix buggy program, concretely on every HumanEval+ input and with CrossHair).", "",
+          "The canonical solution is HumanEvalFix's fixed program (HumanEval's original solution), except for the "
+          f"{len(CANONICAL_PLUS)} tasks where that program departs from the docstring on inputs HumanEval+ tries and "
+          "HumanEval+'s revised solution (evalgap's ground truth) follows it: " + ", ".join(CANONICAL_PLUS) +
+          " (marked *(HumanEval+)*; the reason and the fixed program's verdicts are in the note). For "
+          + " and ".join(NONTERMINATING_BUG) + " the HumanEvalFix buggy program does not terminate (on every "
+          "non-palindrome; whenever x > n): a timeout is `unknown`, never a refutation, so spec-inputs checks these "
+          "specs on the canonical solution only (status `holds; buggy does not terminate`, not counted as validated; "
+          "CrossHair does refute HumanEval/76's buggy program, on an input where it terminates).", "",
           "Validated: " + fmt(both) + ".", ""]
     if a.commands and a.commands.is_file():
         md += ["Commands (from the repository root):", "", "```", a.commands.read_text().rstrip(), "```", ""]

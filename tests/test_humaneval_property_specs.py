@@ -26,6 +26,21 @@ def test_every_shipped_spec_passes_lint() -> None:
     assert r.stdout.count(": ok") == len(SPECS)
 
 
+def test_every_shipped_spec_is_in_the_canonical_layout() -> None:
+    r = run_cli("fmt", "--check", *map(str, SPECS))
+    assert r.exit_code == 0, r.stdout + r.stderr
+
+
+def test_fix_spaces_helper_states_the_docstring_examples() -> None:
+    # HumanEval/140's spec is `result == spaces_fixed(text)`: the helper must give the docstring's examples
+    ns: dict[str, object] = {}
+    exec((PROPS / "HumanEval_140_helpers.py").read_text(encoding="utf-8"), ns)  # noqa: S102 - a shipped pure helper
+    f = ns["spaces_fixed"]
+    assert callable(f)
+    assert [f(t) for t in ("Example", "Example 1", " Example 2", " Example   3", "a  b", "    ", "a_ _b")] == \
+        ["Example", "Example_1", "_Example_2", "_Example-3", "a__b", "-", "a___b"]
+
+
 @pytest.mark.parametrize("path", SPECS + HELPERS, ids=lambda p: p.name)
 def test_every_file_starts_with_a_provenance_line(path: Path) -> None:
     first = path.read_text(encoding="utf-8").splitlines()[0]
@@ -98,3 +113,30 @@ def test_nagini_importer_takes_the_uncalled_function_as_main_when_no_name_matche
     im = import_nagini(NAGINI_TWO_CONTRACTED, "HumanEval/105", "by_length", (("arr", "List[int]"),))
     assert "ensures len(result) <= len(arr)" in im.spec_text
     assert "arr >= 1" not in im.spec_text
+
+
+def _validation_script():  # type: ignore[no-untyped-def]
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("property_specs_humaneval",
+                                                  ROOT / "benchmarks" / "property_specs_humaneval.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_validation_status_reads_the_named_canonical_and_never_counts_a_timeout_as_refuting() -> None:
+    m = _validation_script()
+    d = {"fixed": "refuted", "canonical": "no-counterexample", "canonical_paths": 12, "buggy": "refuted"}
+    assert m._status(d, True) == "fails on canonical"
+    assert m._status(d, True, "canonical") == "validated"
+    assert m._status({**d, "canonical_paths": 0}, True, "canonical") == "unknown on canonical"
+    loops = {"fixed": "no-counterexample", "fixed_paths": 5, "buggy": "unknown"}
+    assert m._status(loops, True, bug_loops=True) == "holds; buggy does not terminate"
+    assert m._status(loops, True) == "unknown on buggy"
+    assert m._status({**loops, "buggy": "refuted"}, True, bug_loops=True) == "validated"
+    # every task given HumanEval+'s canonical solution or a non-terminating bug has a spec in the set
+    shipped = {p.stem.replace("HumanEval_", "HumanEval/") for p in SPECS}
+    assert set(m.CANONICAL_PLUS) <= shipped and set(m.NONTERMINATING_BUG) <= shipped
+    assert not set(m.NOT_SPECIFIED) & shipped
