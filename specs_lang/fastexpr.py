@@ -13,12 +13,11 @@ domain (there ``forall`` is an ordinary name, as in lark).
 from __future__ import annotations
 
 import ast as pyast
-from bisect import bisect_right
 from typing import Any, Final
 
 from evalgap.specs_lang import ast as A
 from evalgap.specs_lang import fastnodes as F
-from evalgap.specs_lang.fastlex import Lines, Reject, Tok, is_float, relex, tokenize
+from evalgap.specs_lang.fastlex import Reject, Tok, is_float, relex, tokenize
 
 __all__ = ["ExprParser", "literal"]
 
@@ -36,6 +35,8 @@ _ENDS: Final = frozenset(("NL", ")", ",", "]", "}", ":", "EOF"))
 #: Tokens after an operand that continue neither an arithmetic expression nor a postfix one.
 _NO_ARITH: Final = _ENDS | {"<", ">", "==", ">=", "<=", "!=", "NAME", "==>", "<==>"}
 _MUL: Final = frozenset(("*", "/", "//", "%"))
+_new: Final = object.__new__
+_SPAN: Final = A.Span
 
 
 def literal(tok: Tok) -> Any:
@@ -67,31 +68,39 @@ class ExprParser:
     def __init__(self, src: str, file: str) -> None:
         self.src = src
         self.file = file
-        self.toks = tokenize(src)
-        self.starts = Lines(src).starts
+        self.tokens = tokenize(src)
+        self.toks, self.lines, self.befores = self.tokens
         self.i = 0
 
     # ------------------------------------------------------------------ token helpers
     def span(self, s: int, e: int) -> A.Span:
-        """From the start of token ``s`` to the end of token ``e`` (lark's meta of a rule)."""
-        starts = self.starts
-        a = self.toks[s][2]
-        t = self.toks[e]
-        b = t[2] + len(t[1])
-        la = bisect_right(starts, a)
-        ca = a - starts[la - 1] + 1
-        if b < starts[la]:  # ends on the same line (``starts`` ends with a start past the text)
-            return F.Span(self.file, la, ca, la, b - starts[la - 1] + 1)
-        lb = bisect_right(starts, b)
-        return F.Span(self.file, la, ca, lb, b - starts[lb - 1] + 1)
+        """From the start of token ``s`` to the end of token ``e`` (lark's meta of a rule); ``s`` is no ``NL``.
 
-    def tspan(self, t: Tok) -> A.Span:
-        """The span of one token (not an ``NL``: it ends on the line it starts on)."""
-        starts = self.starts
-        a = t[2]
-        la = bisect_right(starts, a)
-        ca = a - starts[la - 1] + 1
-        return F.Span(self.file, la, ca, la, ca + len(t[1]))
+        The Span is made here as :func:`evalgap.specs_lang.fastnodes.maker` makes it (one call less)."""
+        toks, befores = self.toks, self.befores
+        b = toks[e]
+        o = _new(_SPAN)
+        d = o.__dict__
+        d["file"] = self.file
+        d["line"] = self.lines[s]
+        d["col"] = toks[s][2] - befores[s]
+        d["end_line"] = self.lines[e]
+        d["end_col"] = b[2] + len(b[1]) - befores[e]
+        return o
+
+    def tspan(self, k: int) -> A.Span:
+        """The span of token ``k`` (not an ``NL``)."""
+        t = self.toks[k]
+        line = self.lines[k]
+        col = t[2] - self.befores[k]
+        o = _new(_SPAN)
+        d = o.__dict__
+        d["file"] = self.file
+        d["line"] = line
+        d["col"] = col
+        d["end_line"] = line
+        d["end_col"] = col + len(t[1])
+        return o
 
     def expect(self, kind: str) -> Tok:
         """Consume a token of ``kind`` (``NL``, ``STRING``, ``(`` ...)."""
@@ -107,7 +116,7 @@ class ExprParser:
         if t[0] != "NAME":
             if t[0] != "BYTES":
                 raise Reject("expected a name")
-            relex(self.src, self.toks, self.i, 1, "NAME")
+            relex(self.src, self.tokens, self.i, 1, "NAME")
             t = self.toks[self.i]
         self.i += 1
         return t
@@ -124,7 +133,7 @@ class ExprParser:
             return w
         for k in sorted(words, key=len, reverse=True):
             if w.startswith(k):
-                relex(self.src, self.toks, self.i, len(k), "NAME")
+                relex(self.src, self.tokens, self.i, len(k), "NAME")
                 return k
         return None
 
@@ -147,7 +156,7 @@ class ExprParser:
         t = toks[s]
         if toks[s + 1][0] in _ENDS and t[0] in _SIMPLE and t[1] not in _QUANT and t[1] != "not":
             self.i = s + 1  # fast path: one name or literal, then `)`, `,`, end of line ...
-            return self.simple(t)
+            return self.simple(s)
         left = self.implies()
         if toks[self.i][0] != "<==>":
             return left
@@ -269,7 +278,7 @@ class ExprParser:
         t = toks[s]
         if toks[s + 1][0] in _NO_ARITH and t[0] in _SIMPLE:
             self.i = s + 1  # fast path: one name or literal, then no operator of this level or tighter
-            return self.simple(t)
+            return self.simple(s)
         left = self.term()
         while toks[self.i][0] in _ADD:
             op = toks[self.i][0]
@@ -291,19 +300,20 @@ class ExprParser:
             left = F.BinOp(op, left, right, F.Span(self.file, a.line, a.col, b.end_line, b.end_col))
         return left
 
-    def simple(self, t: Tok) -> A.Expr:
-        """The Name or Const of one NAME, NUM, STRING or BYTES token (a word here is a name, except the
+    def simple(self, i: int) -> A.Expr:
+        """The Name or Const of token ``i``, a NAME, NUM, STRING or BYTES (a word here is a name, except the
         constants ``True``, ``False``, ``None``)."""
+        t = self.toks[i]
         k = t[0]
         if k == "NAME":
             w = t[1]
             if w in _CONSTS:
-                return F.Const(_CONSTS[w], self.tspan(t))
-            return F.Name(w, self.tspan(t))
+                return F.Const(_CONSTS[w], self.tspan(i))
+            return F.Name(w, self.tspan(i))
         if k == "NUM":
             v = t[1]
-            return F.Const(float(v) if is_float(v) else int(v.replace("_", "")), self.tspan(t))
-        return F.Const(literal(t), self.tspan(t))
+            return F.Const(float(v) if is_float(v) else int(v.replace("_", "")), self.tspan(i))
+        return F.Const(literal(t), self.tspan(i))
 
     def unary(self) -> A.Expr:
         t = self.toks[self.i]
@@ -418,7 +428,7 @@ class ExprParser:
         k = t[0]
         if k in _SIMPLE:
             self.i += 1
-            return self.simple(t)
+            return self.simple(s)
         if k == "(":
             return self.paren(s)
         if k == "[":

@@ -22,14 +22,20 @@ import operator
 import re
 from typing import Final
 
-__all__ = ["Reject", "Tok", "Lines", "tokenize", "relex", "is_float", "K", "V", "OFF"]
+__all__ = ["Reject", "Tok", "Tokens", "Lines", "tokenize", "relex", "is_float", "K", "V", "OFF"]
 
 #: A token: (kind, text, offset into the source). ``kind`` is ``NAME`` (every word), ``NUM`` (an INT or a
 #: FLOAT: see :func:`is_float`), ``STRING``, ``BYTES``, ``PATHLIKE``, ``NL``, ``INDENT``, ``DEDENT``, ``EOF`` or
 #: the operator itself (``(``, ``==>`` ...). ``INDENT``/``DEDENT`` repeat the text and offset of the ``NL``
-#: before them (lark's ``Token.new_borrow_pos``). Lines and columns are computed only for spans
-#: (:class:`Lines`).
+#: before them (lark's ``Token.new_borrow_pos``). Lines and columns are not in the token: :func:`tokenize`
+#: returns them in two lists parallel to the tokens (:data:`Tokens`).
 Tok = tuple[str, str, int]
+#: (tokens, line, before): ``line[k]`` is the 1-based line of token ``k`` and ``before[k]`` the offset of that
+#: line's first character minus one, so the column of an offset ``o`` on that line is ``o - before[k]``. For
+#: ``NL``, ``INDENT``, ``DEDENT`` and ``EOF`` tokens they are those of the token's END (after the newlines and
+#: the next line's indentation: where a clause's span ends); every other token ends on the line it starts on.
+#: Built one line at a time (a list repeat per line), so a span costs four list look-ups, not a search.
+Tokens = tuple[list[Tok], list[int], list[int]]
 K, V, OFF = 0, 1, 2
 
 
@@ -65,7 +71,9 @@ _PIECES: Final = re.compile("|".join(re.sub(r"\(\?P<\w+>", "(?:", alt) for alt i
 
 _OPS: Final = {op: op for op in "<==> ==> ** // .. -> == >= <= != < > = + - * / % ( ) [ ] { } , : .".split()}
 _DEPTH: Final = {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}
-_KEEP: Final = {"WS": False, "COMMENT": False, "CONT": False}
+_KEEP: Final = {"WS": False, "COMMENT": False}
+#: Pieces holding newlines (a STRING, BYTES or COMMENT cannot): lines are counted at these only.
+_BREAKS: Final = frozenset(("NL", "CONT"))
 TAB_LEN: Final = 8
 
 
@@ -115,18 +123,20 @@ class Lines:
         return line, off - self.starts[line - 1] + 1
 
 
-def tokenize(src: str) -> list[Tok]:
-    """Tokens of ``src`` (which ends with a newline), then the closing ``DEDENT`` tokens and ``EOF``.
+def tokenize(src: str) -> Tokens:
+    """Tokens of ``src`` (which ends with a newline), then the closing ``DEDENT`` tokens and ``EOF``, with the
+    line and line start of each token.
 
     The text is cut into pieces by one regular expression (``findall``, at C speed); kinds, offsets and
     bracket depths are computed with ``map``/``accumulate``; only the newlines are looked at one by one
-    (indentation, and no ``NL`` inside brackets).
+    (lines, indentation, and no ``NL`` inside brackets).
 
     Args:
         src: the whole spec text, ending in ``\\n`` (``parse`` appends one).
 
     Returns:
-        The token list; every ``NL`` outside brackets is followed by its ``INDENT`` or ``DEDENT`` tokens.
+        :data:`Tokens`: the token list, where every ``NL`` outside brackets is followed by its ``INDENT`` or
+        ``DEDENT`` tokens, and the line and line-start lists parallel to it.
 
     Raises:
         Reject: a character no token starts with, an unbalanced closing bracket, or a dedent to a column
@@ -138,7 +148,7 @@ def tokenize(src: str) -> list[Tok]:
         raise Reject("unexpected character")
     kinds = list(map(_OPS.get, pieces, map(_KINDS.__getitem__, map(_TWO, pieces))))
     keep = map(_KEEP.get, kinds, itertools.repeat(True))
-    return _layout(src, list(itertools.compress(zip(kinds, pieces, offs), keep)))
+    return _layout(list(itertools.compress(zip(kinds, pieces, offs), keep)), len(src))
 
 
 def _indent(nl: str) -> int:
@@ -149,44 +159,74 @@ def _indent(nl: str) -> int:
     return indent_str.count(" ") + indent_str.count("\t") * TAB_LEN
 
 
-def _layout(src: str, flat: list[Tok]) -> list[Tok]:
-    """Drop ``NL`` inside brackets, add ``INDENT``/``DEDENT`` after the others and ``EOF`` at the end."""
+def _layout(flat: list[Tok], size: int) -> Tokens:
+    """Drop ``NL`` inside brackets and the ``CONT`` pieces, add ``INDENT``/``DEDENT`` after the other ``NL``
+    and ``EOF`` at the end (at offset ``size``); count the lines."""
     kinds = list(map(operator.itemgetter(0), flat))
     depth = list(itertools.accumulate(map(_DEPTH.get, kinds, itertools.repeat(0))))
     if depth and min(depth) < 0:
         raise Reject("unbalanced bracket")
     toks: list[Tok] = []
+    lines: list[int] = []
+    befores: list[int] = []
     levels = [0]
     indents: dict[str, int] = {}
     prev = 0
-    for j in itertools.compress(itertools.count(), map("NL".__eq__, kinds)):
-        toks += flat[prev:j]
+    line, before = 1, -1
+    last: Tok | None = None  # the last token that is no CONT, and the line and line start of its end
+    last_line, last_before = line, before
+    for j in itertools.compress(itertools.count(), map(_BREAKS.__contains__, kinds)):
+        if j > prev:
+            toks += flat[prev:j]
+            lines += [line] * (j - prev)
+            befores += [before] * (j - prev)
+            last, last_line, last_before = flat[j - 1], line, before
         prev = j + 1
+        nl = flat[j]
+        text = nl[1]
+        line += text.count("\n")
+        before = nl[2] + text.rfind("\n")
+        if nl[0] == "CONT":
+            continue
+        last, last_line, last_before = nl, line, before
         if depth[j]:
             continue
-        nl = flat[j]
         toks.append(nl)
-        indent = indents.get(nl[1])
+        lines.append(line)
+        befores.append(before)
+        indent = indents.get(text)
         if indent is None:
-            indent = indents[nl[1]] = _indent(nl[1])
+            indent = indents[text] = _indent(text)
         if indent > levels[-1]:
             levels.append(indent)
-            toks.append(("INDENT", nl[1], nl[2]))
+            toks.append(("INDENT", text, nl[2]))
+            lines.append(line)
+            befores.append(before)
         elif indent < levels[-1]:
             while indent < levels[-1]:
                 levels.pop()
-                toks.append(("DEDENT", nl[1], nl[2]))
+                toks.append(("DEDENT", text, nl[2]))
+                lines.append(line)
+                befores.append(before)
             if indent != levels[-1]:
                 raise Reject("dedent to no enclosing block")
-    toks += flat[prev:]
-    if len(levels) > 1:
-        last = flat[-1]
-        toks += [("DEDENT", last[1], last[2])] * (len(levels) - 1)
-    toks.append(("EOF", "", len(src)))
-    return toks
+    if len(flat) > prev:
+        toks += flat[prev:]
+        lines += [line] * (len(flat) - prev)
+        befores += [before] * (len(flat) - prev)
+        last, last_line, last_before = flat[-1], line, before
+    if len(levels) > 1 and last is not None:
+        n = len(levels) - 1
+        toks += [("DEDENT", last[1], last[2])] * n
+        lines += [last_line] * n
+        befores += [last_before] * n
+    toks.append(("EOF", "", size))
+    lines.append(line)
+    befores.append(before)
+    return toks, lines, befores
 
 
-def relex(src: str, toks: list[Tok], i: int, cut: int, first_kind: str, pattern: re.Pattern[str] = MASTER) -> None:
+def relex(src: str, tokens: Tokens, i: int, cut: int, first_kind: str, pattern: re.Pattern[str] = MASTER) -> None:
     """Re-lex token ``i`` in place from ``cut`` characters into it, the way lark's contextual lexer does where
     only some terminals are acceptable.
 
@@ -196,9 +236,13 @@ def relex(src: str, toks: list[Tok], i: int, cut: int, first_kind: str, pattern:
     only a name may stand (``b`` + ``"x"``), ``1.5`` in a requirement ID (``NO_FLOAT``: ``1 . 5``), a path
     after ``target:`` (``PATH_FIRST``).
 
+    Args:
+        src: the text; tokens: its :data:`Tokens` (all three lists are edited); i: the token's index.
+
     Raises:
         Reject: the new tokens do not line up with the old ones on the same line.
     """
+    toks, lines, befores = tokens
     tok = toks[i]
     off = tok[2]
     new: list[Tok] = [(first_kind, tok[1][:cut], off)] if cut else []
@@ -207,7 +251,10 @@ def relex(src: str, toks: list[Tok], i: int, cut: int, first_kind: str, pattern:
             if t[0] not in ("NL", "INDENT", "DEDENT", "EOF")}
     while True:
         if pos in ends and pos > off:
-            toks[i:ends[pos] + 1] = new
+            k = ends[pos] + 1  # every new token is on token i's line (a newline rejects, below)
+            toks[i:k] = new
+            lines[i:k] = [lines[i]] * len(new)
+            befores[i:k] = [befores[i]] * len(new)
             return
         m = pattern.match(src, pos)
         kind = m.lastgroup if m else None

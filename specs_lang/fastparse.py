@@ -23,7 +23,7 @@ from typing import Any, Final
 from evalgap.specs_lang import ast as A
 from evalgap.specs_lang import fastnodes as F
 from evalgap.specs_lang.fastexpr import FULL_KW, ExprParser, literal
-from evalgap.specs_lang.fastlex import NO_FLOAT, PATH_FIRST, Reject, is_float, relex
+from evalgap.specs_lang.fastlex import NO_FLOAT, PATH_FIRST, Lines, Reject, is_float, relex
 
 __all__ = ["parse_fast", "Reject"]
 
@@ -115,6 +115,9 @@ class _Parser(ExprParser):
             name = stem[:-4] if stem.endswith(".req") else stem
         last = len(self.toks) - 2
         span = self.span(0, last) if last >= 0 else A.NOSPAN
+        if last >= 0 and self.toks[0][0] == "NL":  # the text starts with a newline: the span starts there
+            line, col = Lines(self.src).pos(self.toks[0][2])
+            span = F.Span(span.file, line, col, span.end_line, span.end_col)
         return A.Spec(name, title, target, tuple(imports), tuple(reqs), tuple(funcs), tuple(classes),
                       assumptions=tuple(buckets[A.Assume]), lets=tuple(buckets[A.Let]),
                       defs=tuple(buckets[A.FuncDef]), records=tuple(buckets[A.RecordDecl]),
@@ -166,7 +169,7 @@ class _Parser(ExprParser):
             return str(literal(t))
         if t[0] in ("NL", "EOF"):
             raise Reject("expected a target")
-        relex(self.src, self.toks, self.i, 0, "", PATH_FIRST)
+        relex(self.src, self.tokens, self.i, 0, "", PATH_FIRST)
         t = self.toks[self.i]
         if t[0] == "PATHLIKE":
             self.i += 1
@@ -189,7 +192,7 @@ class _Parser(ExprParser):
             self.i += 1
             t = toks[self.i]
             if t[0] == "NUM" and is_float(t[1]):
-                relex(self.src, toks, self.i, 0, "", NO_FLOAT)
+                relex(self.src, self.tokens, self.i, 0, "", NO_FLOAT)
                 t = toks[self.i]
             if t[0] == "NUM":
                 self.i += 1
@@ -428,7 +431,7 @@ class _Parser(ExprParser):
         self.expect(":")
         kw = self.kw(("any", "one"))
         if kw == "any":
-            outcomes: tuple[A.StubOutcome, ...] = (F.StubOutcome("any", None, None, self.tspan(toks[self.i])),)
+            outcomes: tuple[A.StubOutcome, ...] = (F.StubOutcome("any", None, None, self.tspan(self.i)),)
             self.i += 1
         elif kw == "one":
             self.i += 1
@@ -453,7 +456,7 @@ class _Parser(ExprParser):
         t = toks[s]
         if t[0] == "NAME" and t[1] == "any":
             self.i += 1
-            return F.StubOutcome("any", None, None, self.tspan(t))
+            return F.StubOutcome("any", None, None, self.tspan(s))
         if t[0] == "NAME" and t[1] == "raises":
             self.i += 1
             exc = ".".join(self.dotted())
@@ -486,7 +489,7 @@ class _Parser(ExprParser):
         t = toks[s]
         if t[0] == "NAME" and toks[s + 1][0] in _TYPE_END:  # fast path: a plain type name such as ``int``
             self.i = s + 1
-            return F.TypeRef(t[1], (), self.tspan(t), None, None, None)
+            return F.TypeRef(t[1], (), self.tspan(s), None, None, None)
         name = ".".join(self.dotted())
         args: list[A.TypeRef] = []
         if toks[self.i][0] == "[":
@@ -510,7 +513,7 @@ class _Parser(ExprParser):
             elif kw == "chars":
                 alpha = F.Alphabet("chars", self.string(), self.span(c, self.i - 1))
             else:
-                alpha = F.Alphabet(kw, A.ALPHABETS[kw], self.tspan(toks[c]))
+                alpha = F.Alphabet(kw, A.ALPHABETS[kw], self.tspan(c))
         return F.TypeRef(name, tuple(args), self.span(s, self.i - 1), rng, length, alpha)
 
     def range_spec(self) -> A.Range:
