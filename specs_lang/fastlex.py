@@ -78,7 +78,8 @@ TAB_LEN: Final = 8
 
 
 class _PrefixKinds(dict[str, str]):
-    """The kind of a piece from its first two characters (the operators are looked up whole before)."""
+    """The kind of a piece from its first two characters (the operators are looked up whole before), or from
+    its first character alone when the text holds no ``b"`` or ``b'`` (no BYTES literal)."""
 
     def __missing__(self, two: str) -> str:
         c = two[0]
@@ -104,6 +105,7 @@ class _PrefixKinds(dict[str, str]):
 
 _KINDS: Final = _PrefixKinds()
 _TWO: Final = operator.itemgetter(slice(0, 2))
+_FIRST: Final = operator.itemgetter(0)
 
 
 def is_float(text: str) -> bool:
@@ -146,7 +148,8 @@ def tokenize(src: str) -> Tokens:
     offs = list(itertools.accumulate(map(len, pieces), initial=0))
     if offs[-1] != len(src):
         raise Reject("unexpected character")
-    kinds = list(map(_OPS.get, pieces, map(_KINDS.__getitem__, map(_TWO, pieces))))
+    prefix = _TWO if 'b"' in src or "b'" in src else _FIRST  # one character is cheaper (no new string)
+    kinds = list(map(_OPS.get, pieces, map(_KINDS.__getitem__, map(prefix, pieces))))
     keep = map(_KEEP.get, kinds, itertools.repeat(True))
     return _layout(list(itertools.compress(zip(kinds, pieces, offs), keep)), len(src))
 
@@ -166,6 +169,8 @@ def _layout(flat: list[Tok], size: int) -> Tokens:
     depth = list(itertools.accumulate(map(_DEPTH.get, kinds, itertools.repeat(0))))
     if depth and min(depth) < 0:
         raise Reject("unbalanced bracket")
+    conts = "CONT" in kinds
+    breaks = map(_BREAKS.__contains__, kinds) if conts else map("NL".__eq__, kinds)
     toks: list[Tok] = []
     lines: list[int] = []
     befores: list[int] = []
@@ -173,23 +178,18 @@ def _layout(flat: list[Tok], size: int) -> Tokens:
     indents: dict[str, int] = {}
     prev = 0
     line, before = 1, -1
-    last: Tok | None = None  # the last token that is no CONT, and the line and line start of its end
-    last_line, last_before = line, before
-    for j in itertools.compress(itertools.count(), map(_BREAKS.__contains__, kinds)):
-        if j > prev:
+    for j in itertools.compress(itertools.count(), breaks):
+        n = j - prev
+        if n:
             toks += flat[prev:j]
-            lines += [line] * (j - prev)
-            befores += [before] * (j - prev)
-            last, last_line, last_before = flat[j - 1], line, before
+            lines += [line] * n
+            befores += [before] * n
         prev = j + 1
         nl = flat[j]
         text = nl[1]
         line += text.count("\n")
         before = nl[2] + text.rfind("\n")
-        if nl[0] == "CONT":
-            continue
-        last, last_line, last_before = nl, line, before
-        if depth[j]:
+        if depth[j] or nl[0] == "CONT":
             continue
         toks.append(nl)
         lines.append(line)
@@ -210,12 +210,20 @@ def _layout(flat: list[Tok], size: int) -> Tokens:
                 befores.append(before)
             if indent != levels[-1]:
                 raise Reject("dedent to no enclosing block")
-    if len(flat) > prev:
+    n = len(flat) - prev
+    if n:
         toks += flat[prev:]
-        lines += [line] * (len(flat) - prev)
-        befores += [before] * (len(flat) - prev)
-        last, last_line, last_before = flat[-1], line, before
-    if len(levels) > 1 and last is not None:
+        lines += [line] * n
+        befores += [before] * n
+    if len(levels) > 1:  # the closing DEDENTs repeat the last token but a CONT (usually the last NL)
+        last_line, last_before = line, before
+        k = len(flat) - 1
+        if conts and flat[k][0] == "CONT":
+            while flat[k][0] == "CONT":
+                k -= 1
+            last_line, col = _end_pos(flat[k], flat)
+            last_before = flat[k][2] + len(flat[k][1]) - col
+        last = flat[k]
         n = len(levels) - 1
         toks += [("DEDENT", last[1], last[2])] * n
         lines += [last_line] * n
@@ -224,6 +232,18 @@ def _layout(flat: list[Tok], size: int) -> Tokens:
     lines.append(line)
     befores.append(before)
     return toks, lines, befores
+
+
+def _end_pos(tok: Tok, flat: list[Tok]) -> tuple[int, int]:
+    """(line, column) of the end of ``tok``, one of ``flat`` (a rare case: counted from the start)."""
+    line, before = 1, -1
+    for t in flat:
+        if t[2] >= tok[2] + len(tok[1]):
+            break
+        if t[0] in _BREAKS:
+            line += t[1].count("\n")
+            before = t[2] + t[1].rfind("\n")
+    return line, tok[2] + len(tok[1]) - before
 
 
 def relex(src: str, tokens: Tokens, i: int, cut: int, first_kind: str, pattern: re.Pattern[str] = MASTER) -> None:
