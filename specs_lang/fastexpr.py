@@ -35,6 +35,10 @@ _ENDS: Final = frozenset(("NL", ")", ",", "]", "}", ":", "EOF"))
 #: Tokens after an operand that continue neither an arithmetic expression nor a postfix one.
 _NO_ARITH: Final = _ENDS | {"<", ">", "==", ">=", "<=", "!=", "NAME", "==>", "<==>"}
 _MUL: Final = frozenset(("*", "/", "//", "%"))
+#: Tokens after a ``unary`` operand that continue a ``* / // %`` or ``+ -`` chain.
+_BINOPS: Final = _MUL | _ADD
+#: ``kw``'s words, longest first, per tuple of words.
+_LONGEST_FIRST: dict[tuple[str, ...], tuple[str, ...]] = {}
 _new: Final = object.__new__
 _SPAN: Final = A.Span
 
@@ -131,7 +135,10 @@ class ExprParser:
         w = t[1]
         if w in words:
             return w
-        for k in sorted(words, key=len, reverse=True):
+        longest_first = _LONGEST_FIRST.get(words)
+        if longest_first is None:
+            longest_first = _LONGEST_FIRST[words] = tuple(sorted(words, key=len, reverse=True))
+        for k in longest_first:
             if w.startswith(k):
                 relex(self.src, self.tokens, self.i, len(k), "NAME")
                 return k
@@ -150,14 +157,21 @@ class ExprParser:
 
     # ------------------------------------------------------------------ expressions
     def expr(self) -> A.Expr:
-        """``expr``: an ``<==>`` chain of ``==>`` expressions; a quantifier may stand here."""
+        """``expr``: an ``<==>`` chain of ``==>`` expressions; a quantifier may stand here.
+
+        Every level from ``<==>`` down to ``not`` starts at the same token, so the first ``not_test`` is parsed
+        first and the looser levels continue from it (:meth:`implies_rest`) instead of being entered one call
+        each."""
         toks = self.toks
         s = self.i
         t = toks[s]
         if toks[s + 1][0] in _ENDS and t[0] in _SIMPLE and t[1] not in _QUANT and t[1] != "not":
             self.i = s + 1  # fast path: one name or literal, then `)`, `,`, end of line ...
             return self.simple(s)
-        left = self.implies()
+        left = self.not_test(True)
+        if toks[self.i][0] in _ENDS:
+            return left
+        left = self.implies_rest(s, left)
         if toks[self.i][0] != "<==>":
             return left
         parts = [left]
@@ -170,9 +184,19 @@ class ExprParser:
         return left
 
     def implies(self) -> A.Expr:
+        """``test ["==>" implies]`` (right-associative), a quantifier allowed at its start."""
         s = self.i
-        left = self.test(True)
-        if self.toks[self.i][0] != "==>":
+        return self.implies_rest(s, self.not_test(True))
+
+    def implies_rest(self, s: int, left: A.Expr) -> A.Expr:
+        """The ``and``, ``or``, ``if``-``else`` and ``==>`` levels after ``left``, the first ``not_test`` of an
+        ``implies`` starting at token ``s`` (their nodes span from ``s``)."""
+        toks = self.toks
+        if toks[self.i][0] == "NAME":
+            left = self.or_rest(s, self.and_rest(s, left, True), True)
+            if toks[self.i][0] == "NAME" and self.kw(("if",)) is not None:
+                left = self.if_rest(s, left)
+        if toks[self.i][0] != "==>":
             return left
         self.i += 1
         right = self.implies()
@@ -183,6 +207,10 @@ class ExprParser:
         body = self.or_test(open_)
         if self.toks[self.i][0] != "NAME" or self.kw(("if",)) is None:
             return body
+        return self.if_rest(s, body)
+
+    def if_rest(self, s: int, body: A.Expr) -> A.Expr:
+        """``body if or_test else test`` from token ``s``; the current token is the ``if``."""
         self.i += 1
         cond = self.or_test(False)
         self.expect_kw("else")
@@ -191,7 +219,10 @@ class ExprParser:
 
     def or_test(self, open_: bool) -> A.Expr:
         s = self.i
-        first = self.and_test(open_)
+        return self.or_rest(s, self.and_test(open_), open_)
+
+    def or_rest(self, s: int, first: A.Expr, open_: bool) -> A.Expr:
+        """``first ("or" and_test)*`` from token ``s``: ``first`` itself, or one BoolOp."""
         if self.toks[self.i][0] != "NAME" or self.kw(("or",)) is None:
             return first
         values = [first]
@@ -202,7 +233,10 @@ class ExprParser:
 
     def and_test(self, open_: bool) -> A.Expr:
         s = self.i
-        first = self.not_test(open_)
+        return self.and_rest(s, self.not_test(open_), open_)
+
+    def and_rest(self, s: int, first: A.Expr, open_: bool) -> A.Expr:
+        """``first ("and" not_test)*`` from token ``s``: ``first`` itself, or one BoolOp."""
         if self.toks[self.i][0] != "NAME" or self.kw(("and",)) is None:
             return first
         values = [first]
@@ -212,16 +246,30 @@ class ExprParser:
         return F.BoolOp("and", tuple(values), self.span(s, self.i - 1))
 
     def not_test(self, open_: bool) -> A.Expr:
-        t = self.toks[self.i]
-        if t[0] == "NAME":
+        """``"not" not_test | quantifier | comparison``; a comparison's first operand is parsed here directly
+        (a name or literal alone, or ``unary`` then the ``* / // %`` and ``+ -`` chains of :meth:`binops`)."""
+        toks = self.toks
+        s = self.i
+        t = toks[s]
+        k = t[0]
+        if k == "NAME":
             if t[1] == "not":
-                s = self.i
                 self.i += 1
                 operand = self.not_test(open_)
                 return F.Not(operand, self.span(s, self.i - 1))
             if open_ and t[1] in _QUANT:
                 return self.quantifier()
-        return self.comparison()
+        if k in _SIMPLE and toks[s + 1][0] in _NO_ARITH:
+            self.i = s + 1  # fast path: one name or literal, then no operator of arith level or tighter
+            left = self.simple(s)
+        else:
+            left = self.unary()
+            if toks[self.i][0] in _BINOPS:
+                left = self.binops(left)
+        k = toks[self.i][0]
+        if k in _CMP_SYM or (k == "NAME" and self.kw(_CMP_KW) is not None):
+            return self.compare_rest(s, left)
+        return left
 
     def quantifier(self) -> A.Quantifier:
         toks = self.toks
@@ -238,13 +286,10 @@ class ExprParser:
         body = self.expr()
         return F.Quantifier(kind, tuple(names), domain, body, self.span(s, self.i - 1))
 
-    def comparison(self) -> A.Expr:
+    def compare_rest(self, s: int, left: A.Expr) -> A.Compare:
+        """The comparison chain after its first operand ``left`` (from token ``s``): one Compare node; the
+        current token is a comparison operator."""
         toks = self.toks
-        s = self.i
-        left = self.arith()
-        k = toks[self.i][0]
-        if k not in _CMP_SYM and (k != "NAME" or self.kw(_CMP_KW) is None):
-            return left
         ops: list[str] = []
         comps: list[A.Expr] = []
         while True:
@@ -279,13 +324,27 @@ class ExprParser:
         if toks[s + 1][0] in _NO_ARITH and t[0] in _SIMPLE:
             self.i = s + 1  # fast path: one name or literal, then no operator of this level or tighter
             return self.simple(s)
-        left = self.term()
+        left = self.unary()
+        if toks[self.i][0] in _BINOPS:
+            return self.binops(left)
+        return left
+
+    def binops(self, left: A.Expr) -> A.Expr:
+        """The ``* / // %`` chain after the ``unary`` operand ``left``, then the ``+ -`` chain of terms."""
+        toks = self.toks
+        file = self.file
+        while toks[self.i][0] in _MUL:
+            op = toks[self.i][0]
+            self.i += 1
+            right = self.unary()
+            a, b = left.span, right.span
+            left = F.BinOp(op, left, right, F.Span(file, a.line, a.col, b.end_line, b.end_col))
         while toks[self.i][0] in _ADD:
             op = toks[self.i][0]
             self.i += 1
             right = self.term()
             a, b = left.span, right.span
-            left = F.BinOp(op, left, right, F.Span(self.file, a.line, a.col, b.end_line, b.end_col))
+            left = F.BinOp(op, left, right, F.Span(file, a.line, a.col, b.end_line, b.end_col))
         return left
 
     def term(self) -> A.Expr:
@@ -333,7 +392,11 @@ class ExprParser:
     def postfix(self) -> A.Expr:
         toks = self.toks
         s = self.i
-        node = self.atom()
+        if toks[s][0] in _SIMPLE:
+            self.i = s + 1
+            node = self.simple(s)
+        else:
+            node = self.atom()
         while True:
             k = toks[self.i][0]
             if k == "(":
