@@ -361,18 +361,26 @@ class ExprParser:
 
     def simple(self, i: int) -> A.Expr:
         """The Name or Const of token ``i``, a NAME, NUM, STRING or BYTES (a word here is a name, except the
-        constants ``True``, ``False``, ``None``)."""
+        constants ``True``, ``False``, ``None``). The token's span is made inline (as :meth:`tspan`)."""
         t = self.toks[i]
         k = t[0]
+        w = t[1]
+        line = self.lines[i]
+        col = t[2] - self.befores[i]
+        sp = _new(_SPAN)
+        d = sp.__dict__
+        d["file"] = self.file
+        d["line"] = line
+        d["col"] = col
+        d["end_line"] = line
+        d["end_col"] = col + len(w)
         if k == "NAME":
-            w = t[1]
             if w in _CONSTS:
-                return F.Const(_CONSTS[w], self.tspan(i))
-            return F.Name(w, self.tspan(i))
+                return F.Const(_CONSTS[w], sp)
+            return F.Name(w, sp)
         if k == "NUM":
-            v = t[1]
-            return F.Const(float(v) if is_float(v) else int(v.replace("_", "")), self.tspan(i))
-        return F.Const(literal(t), self.tspan(i))
+            return F.Const(float(w) if is_float(w) else int(w.replace("_", "")), sp)
+        return F.Const(literal(t), sp)
 
     def unary(self) -> A.Expr:
         t = self.toks[self.i]

@@ -38,6 +38,8 @@ _CLAUSES: Final = frozenset(("requires", "ensures", "invariant", "example", "inf
 _CONSTRAINT_KW: Final = ("in", "len", "chars") + tuple(A.ALPHABETS)
 #: Tokens that may follow a complete type (no narrowing, argument or dotted part can follow them).
 _TYPE_END: Final = frozenset((",", ")", "]", "NL", ":"))
+#: The clauses that are a keyword and an expression.
+_EXPR_CLAUSES: Final = {"requires": F.Requires, "ensures": F.Ensures, "invariant": F.Invariant, "example": F.Example}
 
 
 def parse_fast(text: str, file: str = "<spec>") -> A.Spec:
@@ -242,11 +244,14 @@ class _Parser(ExprParser):
             if w == "scenario":
                 return self.scenario(s)
             e = self.expr()
-            self.expect("NL")
-            cls = {"requires": F.Requires, "ensures": F.Ensures, "invariant": F.Invariant, "example": F.Example}[w]
-            return cls(e, self.span(s, self.i - 1))
+            if toks[self.i][0] != "NL":
+                raise Reject("expected NL")
+            self.i += 1
+            return _EXPR_CLAUSES[w](e, self.span(s, self.i - 1))
         e = self.expr()
-        self.expect("NL")
+        if toks[self.i][0] != "NL":
+            raise Reject("expected NL")
+        self.i += 1
         return F.Rule(e, self.span(s, self.i - 1))
 
     def let(self, s: int) -> A.Let:
@@ -286,7 +291,9 @@ class _Parser(ExprParser):
                     self.expect("NL")
                     return F.ExpectRaises(exc, e, self.span(s, self.i - 1))
                 e = self.expr()
-                self.expect("NL")
+                if toks[self.i][0] != "NL":
+                    raise Reject("expected NL")
+                self.i += 1
                 return F.Expect(e, self.span(s, self.i - 1))
             if w not in _STMT_KW and toks[s + 1][0] in (",", "="):
                 names = [w]
@@ -296,10 +303,14 @@ class _Parser(ExprParser):
                     names.append(self.name()[1])
                 self.expect("=")
                 e = self.expr()
-                self.expect("NL")
+                if toks[self.i][0] != "NL":
+                    raise Reject("expected NL")
+                self.i += 1
                 return F.Assign(tuple(names), e, self.span(s, self.i - 1))
         e = self.expr()
-        self.expect("NL")
+        if toks[self.i][0] != "NL":
+            raise Reject("expected NL")
+        self.i += 1
         return F.ExprStmt(e, self.span(s, self.i - 1))
 
     def signature(self) -> tuple[str, tuple[A.Param, ...], A.TypeRef | None]:
@@ -477,9 +488,14 @@ class _Parser(ExprParser):
         return tuple(out)
 
     def param(self) -> A.Param:
+        toks = self.toks
         s = self.i
-        n = self.name()[1]
-        self.expect(":")
+        if toks[s][0] == "NAME" and toks[s + 1][0] == ":":  # fast path: ``name:``
+            n = toks[s][1]
+            self.i = s + 2
+        else:
+            n = self.name()[1]
+            self.expect(":")
         t = self.type_expr()
         return F.Param(n, t, self.span(s, self.i - 1))
 
