@@ -87,23 +87,24 @@ class ExprParser:
         d = o.__dict__
         d["file"] = self.file
         d["line"] = self.lines[s]
-        d["col"] = toks[s][2] - befores[s]
+        a = toks[s]
+        d["col"] = a[2] - len(a[1]) - befores[s]
         d["end_line"] = self.lines[e]
-        d["end_col"] = b[2] + len(b[1]) - befores[e]
+        d["end_col"] = b[2] - befores[e]
         return o
 
     def tspan(self, k: int) -> A.Span:
         """The span of token ``k`` (not an ``NL``)."""
         t = self.toks[k]
         line = self.lines[k]
-        col = t[2] - self.befores[k]
+        end = t[2] - self.befores[k]
         o = _new(_SPAN)
         d = o.__dict__
         d["file"] = self.file
         d["line"] = line
-        d["col"] = col
+        d["col"] = end - len(t[1])
         d["end_line"] = line
-        d["end_col"] = col + len(t[1])
+        d["end_col"] = end
         return o
 
     def expect(self, kind: str) -> Tok:
@@ -366,14 +367,14 @@ class ExprParser:
         k = t[0]
         w = t[1]
         line = self.lines[i]
-        col = t[2] - self.befores[i]
+        end = t[2] - self.befores[i]
         sp = _new(_SPAN)
         d = sp.__dict__
         d["file"] = self.file
         d["line"] = line
-        d["col"] = col
+        d["col"] = end - len(w)
         d["end_line"] = line
-        d["end_col"] = col + len(w)
+        d["end_col"] = end
         if k == "NAME":
             if w in _CONSTS:
                 return F.Const(_CONSTS[w], sp)

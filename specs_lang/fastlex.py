@@ -22,11 +22,11 @@ import operator
 import re
 from typing import Final
 
-__all__ = ["Reject", "Tok", "Tokens", "Lines", "tokenize", "relex", "is_float", "K", "V", "OFF"]
+__all__ = ["Reject", "Tok", "Tokens", "Lines", "tokenize", "relex", "is_float", "K", "V", "END"]
 
-#: A token: (kind, text, offset into the source). ``kind`` is ``NAME`` (every word), ``NUM`` (an INT or a
+#: A token: (kind, text, offset of its END in the source: its start is ``end - len(text)``). ``kind`` is ``NAME`` (every word), ``NUM`` (an INT or a
 #: FLOAT: see :func:`is_float`), ``STRING``, ``BYTES``, ``PATHLIKE``, ``NL``, ``INDENT``, ``DEDENT``, ``EOF`` or
-#: the operator itself (``(``, ``==>`` ...). ``INDENT``/``DEDENT`` repeat the text and offset of the ``NL``
+#: the operator itself (``(``, ``==>`` ...). ``INDENT``/``DEDENT`` repeat the text and end of the ``NL``
 #: before them (lark's ``Token.new_borrow_pos``). Lines and columns are not in the token: :func:`tokenize`
 #: returns them in two lists parallel to the tokens (:data:`Tokens`).
 Tok = tuple[str, str, int]
@@ -36,7 +36,7 @@ Tok = tuple[str, str, int]
 #: the next line's indentation: where a clause's span ends); every other token ends on the line it starts on.
 #: Built one line at a time (a list repeat per line), so a span costs four list look-ups, not a search.
 Tokens = tuple[list[Tok], list[int], list[int]]
-K, V, OFF = 0, 1, 2
+K, V, END = 0, 1, 2
 
 
 class Reject(Exception):
@@ -64,14 +64,16 @@ MASTER: Final = _master(_NL, _BYTES, _NAME, _FLOAT, _INT, _STRING, _OP, _SKIP)
 NO_FLOAT: Final = _master(_NL, _BYTES, _NAME, _INT, _STRING, _OP, _SKIP)
 #: After ``target:`` a file path is one token.
 PATH_FIRST: Final = _master(_PATH, _NL, _BYTES, _NAME, _FLOAT, _INT, _STRING, _OP, _SKIP)
-#: The same terminals as MASTER, whitespace included, without groups: ``findall`` cuts the whole text at C speed.
-#: Most frequent first where the order does not matter (BYTES before NAME and FLOAT before INT do matter).
-_PIECES: Final = re.compile("|".join(re.sub(r"\(\?P<\w+>", "(?:", alt) for alt in (
-    r"[\t \f]++", _BYTES, r"[A-Za-z_][A-Za-z0-9_]*+", _OP, _NL, _FLOAT, _INT, _STRING, _SKIP)))
+#: The same terminals as MASTER, each with the blanks before it, without groups: ``findall`` cuts the whole
+#: text at C speed. Most frequent first where the order does not matter (BYTES before NAME and FLOAT before
+#: INT do matter).
+_PIECES: Final = re.compile(r"[\t \f]*+(?:" + "|".join(re.sub(r"\(\?P<\w+>", "(?:", alt) for alt in (
+    _BYTES, r"[A-Za-z_][A-Za-z0-9_]*+", _OP, _NL, _FLOAT, _INT, _STRING, _SKIP)) + ")")
+_BLANKS: Final = " \t\f"
 
 _OPS: Final = {op: op for op in "<==> ==> ** // .. -> == >= <= != < > = + - * / % ( ) [ ] { } , : .".split()}
 _DEPTH: Final = {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}
-_KEEP: Final = {"WS": False, "COMMENT": False}
+_KEEP: Final = {"COMMENT": False}
 #: Pieces holding newlines (a STRING, BYTES or COMMENT cannot): lines are counted at these only.
 _BREAKS: Final = frozenset(("NL", "CONT"))
 TAB_LEN: Final = 8
@@ -149,13 +151,20 @@ def tokenize(src: str) -> Tokens:
     distinct: dict[str, str] = {}
     pieces = list(map(distinct.setdefault, raw, raw))
     del raw
-    offs = list(itertools.accumulate(map(len, pieces), initial=0))
-    if offs[-1] != len(src):
+    ends = list(itertools.accumulate(map(len, pieces)))
+    if (ends[-1] if ends else 0) != len(src):
         raise Reject("unexpected character")
-    kind_of = dict(zip(distinct, map(_OPS.get, distinct, map(_KINDS.__getitem__, map(_TWO, distinct)))))
+    # a piece is the blanks before a token and the token: its text and kind, once per distinct piece
+    text_of = dict(zip(distinct, map(str.lstrip, distinct, itertools.repeat(_BLANKS))))
+    texts = text_of.values()
+    kind_of = dict(zip(distinct, map(_OPS.get, texts, map(_KINDS.__getitem__, map(_TWO, texts)))))
     kinds = list(map(kind_of.__getitem__, pieces))
-    keep = map(_KEEP.get, kinds, itertools.repeat(True))
-    return _layout(list(itertools.compress(zip(kinds, pieces, offs), keep)), len(src))
+    flat = list(zip(kinds, map(text_of.__getitem__, pieces), ends))
+    if "COMMENT" in kind_of.values():
+        keep = map(_KEEP.get, kinds, itertools.repeat(True))
+        flat = list(itertools.compress(flat, keep))
+        kinds = list(map(operator.itemgetter(0), flat))
+    return _layout(flat, kinds, len(src))
 
 
 def _indent(nl: str) -> int:
@@ -166,10 +175,9 @@ def _indent(nl: str) -> int:
     return indent_str.count(" ") + indent_str.count("\t") * TAB_LEN
 
 
-def _layout(flat: list[Tok], size: int) -> Tokens:
+def _layout(flat: list[Tok], kinds: list[str], size: int) -> Tokens:
     """Drop ``NL`` inside brackets and the ``CONT`` pieces, add ``INDENT``/``DEDENT`` after the other ``NL``
-    and ``EOF`` at the end (at offset ``size``); count the lines."""
-    kinds = list(map(operator.itemgetter(0), flat))
+    and ``EOF`` at the end (at offset ``size``); count the lines. ``kinds`` are the kinds of ``flat``."""
     depth = list(itertools.accumulate(map(_DEPTH.get, kinds, itertools.repeat(0))))
     if depth and min(depth) < 0:
         raise Reject("unbalanced bracket")
@@ -192,7 +200,7 @@ def _layout(flat: list[Tok], size: int) -> Tokens:
         nl = flat[j]
         text = nl[1]
         line += text.count("\n")
-        before = nl[2] + text.rfind("\n")
+        before = nl[2] - len(text) + text.rfind("\n")
         if depth[j] or nl[0] == "CONT":
             continue
         toks.append(nl)
@@ -226,7 +234,7 @@ def _layout(flat: list[Tok], size: int) -> Tokens:
             while flat[k][0] == "CONT":
                 k -= 1
             last_line, col = _end_pos(flat[k], flat)
-            last_before = flat[k][2] + len(flat[k][1]) - col
+            last_before = flat[k][2] - col
         last = flat[k]
         n = len(levels) - 1
         toks += [("DEDENT", last[1], last[2])] * n
@@ -242,12 +250,12 @@ def _end_pos(tok: Tok, flat: list[Tok]) -> tuple[int, int]:
     """(line, column) of the end of ``tok``, one of ``flat`` (a rare case: counted from the start)."""
     line, before = 1, -1
     for t in flat:
-        if t[2] >= tok[2] + len(tok[1]):
+        if t[2] - len(t[1]) >= tok[2]:
             break
         if t[0] in _BREAKS:
             line += t[1].count("\n")
-            before = t[2] + t[1].rfind("\n")
-    return line, tok[2] + len(tok[1]) - before
+            before = t[2] - len(t[1]) + t[1].rfind("\n")
+    return line, tok[2] - before
 
 
 def relex(src: str, tokens: Tokens, i: int, cut: int, first_kind: str, pattern: re.Pattern[str] = MASTER) -> None:
@@ -268,10 +276,10 @@ def relex(src: str, tokens: Tokens, i: int, cut: int, first_kind: str, pattern: 
     """
     toks, lines, befores = tokens
     tok = toks[i]
-    off = tok[2]
-    new: list[Tok] = [(first_kind, tok[1][:cut], off)] if cut else []
+    off = tok[2] - len(tok[1])
+    new: list[Tok] = [(first_kind, tok[1][:cut], off + cut)] if cut else []
     pos = off + cut
-    ends = {t[2] + len(t[1]): j for j, t in enumerate(toks[i:i + 64], i)
+    ends = {t[2]: j for j, t in enumerate(toks[i:i + 64], i)
             if t[0] not in ("NL", "INDENT", "DEDENT", "EOF")}
     while True:
         if pos in ends and pos > off:
@@ -285,5 +293,5 @@ def relex(src: str, tokens: Tokens, i: int, cut: int, first_kind: str, pattern: 
         if kind is None or kind in ("NL", "COMMENT", "CONT"):
             raise Reject("relex")
         val = m.group(kind)  # type: ignore[union-attr]
-        new.append((val if kind == "OP" else "NUM" if kind in ("INT", "FLOAT") else kind, val, m.start(kind)))  # type: ignore[union-attr]
+        new.append((val if kind == "OP" else "NUM" if kind in ("INT", "FLOAT") else kind, val, m.end(kind)))  # type: ignore[union-attr]
         pos = m.end()  # type: ignore[union-attr]

@@ -118,7 +118,7 @@ class _Parser(ExprParser):
         last = len(self.toks) - 2
         span = self.span(0, last) if last >= 0 else A.NOSPAN
         if last >= 0 and self.toks[0][0] == "NL":  # the text starts with a newline: the span starts there
-            line, col = Lines(self.src).pos(self.toks[0][2])
+            line, col = Lines(self.src).pos(self.toks[0][2] - len(self.toks[0][1]))
             span = F.Span(span.file, line, col, span.end_line, span.end_col)
         return A.Spec(name, title, target, tuple(imports), tuple(reqs), tuple(funcs), tuple(classes),
                       assumptions=tuple(buckets[A.Assume]), lets=tuple(buckets[A.Let]),
@@ -202,7 +202,7 @@ class _Parser(ExprParser):
                 t = self.name()
             parts.append(t)
         for a, b in zip(parts, parts[1:]):
-            if a[2] + len(a[1]) != b[2]:
+            if a[2] != b[2] - len(b[1]):
                 raise Reject("a requirement ID with spaces (EG104)")
         return "".join(p[1] for p in parts)
 
