@@ -444,8 +444,11 @@ class ExprParser:
 
     @staticmethod
     def make_call(func: A.Expr, args: list[Any], sp: A.Span) -> A.Expr:
-        pos = tuple(a for a in args if not isinstance(a, A.Keyword))
-        kws = tuple(a for a in args if isinstance(a, A.Keyword))
+        if A.Keyword in map(type, args):
+            pos = tuple(a for a in args if not isinstance(a, A.Keyword))
+            kws = tuple(a for a in args if isinstance(a, A.Keyword))
+        else:  # the usual call: positional arguments only
+            pos, kws = tuple(args), ()
         if isinstance(func, A.Name) and func.id == "old" and len(pos) == 1 and not kws:
             return F.Old(pos[0], sp)
         return F.Call(func, pos, kws, sp)

@@ -187,6 +187,16 @@ class _Parser(ExprParser):
 
     def req_id(self) -> str:
         toks = self.toks
+        i = self.i
+        first = toks[i]
+        if first[0] == "NAME" and toks[i + 1][0] == "STRING":  # fast path: a one-word ID
+            self.i = i + 1
+            return first[1]
+        if (first[0] == "NAME" and toks[i + 1][0] == "-" and toks[i + 2][0] == "NUM" and toks[i + 3][0] == "STRING"
+                and first[2] + 1 == toks[i + 1][2] == toks[i + 2][2] - len(toks[i + 2][1])
+                and not is_float(toks[i + 2][1])):  # fast path: ``R-12``
+            self.i = i + 3
+            return first[1] + "-" + toks[i + 2][1]
         first = self.name()
         parts = [first]
         while toks[self.i][0] in ("-", "."):
