@@ -164,7 +164,7 @@ def tokenize(src: str) -> Tokens:
         keep = map(_KEEP.get, kinds, itertools.repeat(True))
         flat = list(itertools.compress(flat, keep))
         kinds = list(map(operator.itemgetter(0), flat))
-    return _layout(flat, kinds, len(src))
+    return _layout(flat, kinds, len(src), "CONT" in kind_of.values())
 
 
 def _indent(nl: str) -> int:
@@ -175,13 +175,13 @@ def _indent(nl: str) -> int:
     return indent_str.count(" ") + indent_str.count("\t") * TAB_LEN
 
 
-def _layout(flat: list[Tok], kinds: list[str], size: int) -> Tokens:
+def _layout(flat: list[Tok], kinds: list[str], size: int, conts: bool) -> Tokens:
     """Drop ``NL`` inside brackets and the ``CONT`` pieces, add ``INDENT``/``DEDENT`` after the other ``NL``
-    and ``EOF`` at the end (at offset ``size``); count the lines. ``kinds`` are the kinds of ``flat``."""
+    and ``EOF`` at the end (at offset ``size``); count the lines. ``kinds`` are the kinds of ``flat``;
+    ``conts`` says whether there is any ``CONT`` (a backslash continuation)."""
     depth = list(itertools.accumulate(map(_DEPTH.get, kinds, itertools.repeat(0))))
     if depth and min(depth) < 0:
         raise Reject("unbalanced bracket")
-    conts = "CONT" in kinds
     breaks = map(_BREAKS.__contains__, kinds) if conts else map("NL".__eq__, kinds)
     toks: list[Tok] = []
     lines: list[int] = []
