@@ -24,11 +24,12 @@ from typing import Final
 
 __all__ = ["Reject", "Tok", "Tokens", "Lines", "tokenize", "relex", "is_float", "K", "V", "END"]
 
-#: A token: (kind, text, offset of its END in the source: its start is ``end - len(text)``). ``kind`` is ``NAME`` (every word), ``NUM`` (an INT or a
-#: FLOAT: see :func:`is_float`), ``STRING``, ``BYTES``, ``PATHLIKE``, ``NL``, ``INDENT``, ``DEDENT``, ``EOF`` or
-#: the operator itself (``(``, ``==>`` ...). ``INDENT``/``DEDENT`` repeat the text and end of the ``NL``
-#: before them (lark's ``Token.new_borrow_pos``). Lines and columns are not in the token: :func:`tokenize`
-#: returns them in two lists parallel to the tokens (:data:`Tokens`).
+#: A token: (kind, text, offset of its END in the source; it starts at ``end - len(text)``). ``kind`` is
+#: ``NAME`` (every word), ``NUM`` (an INT or a FLOAT: see :func:`is_float`), ``STRING``, ``BYTES``,
+#: ``PATHLIKE``, ``NL``, ``INDENT``, ``DEDENT``, ``EOF`` or the operator itself (``(``, ``==>`` ...).
+#: ``INDENT``/``DEDENT`` repeat the text and end of the ``NL`` before them (lark's ``Token.new_borrow_pos``).
+#: Lines and columns are not in the token: :func:`tokenize` returns them in two lists parallel to the tokens
+#: (:data:`Tokens`).
 Tok = tuple[str, str, int]
 #: (tokens, line, before): ``line[k]`` is the 1-based line of token ``k`` and ``before[k]`` the offset of that
 #: line's first character minus one, so the column of an offset ``o`` on that line is ``o - before[k]``. For
@@ -292,6 +293,7 @@ def relex(src: str, tokens: Tokens, i: int, cut: int, first_kind: str, pattern: 
         kind = m.lastgroup if m else None
         if kind is None or kind in ("NL", "COMMENT", "CONT"):
             raise Reject("relex")
-        val = m.group(kind)  # type: ignore[union-attr]
-        new.append((val if kind == "OP" else "NUM" if kind in ("INT", "FLOAT") else kind, val, m.end(kind)))  # type: ignore[union-attr]
-        pos = m.end()  # type: ignore[union-attr]
+        assert m is not None
+        val = m.group(kind)
+        new.append((val if kind == "OP" else "NUM" if kind in ("INT", "FLOAT") else kind, val, m.end(kind)))
+        pos = m.end()
