@@ -20,7 +20,7 @@ import bisect
 import itertools
 import operator
 import re
-from typing import Final
+from typing import Final, Iterator
 
 __all__ = ["Reject", "Tok", "Tokens", "Lines", "tokenize", "relex", "is_float", "K", "V", "END"]
 
@@ -176,58 +176,78 @@ def _indent(nl: str) -> int:
     return indent_str.count(" ") + indent_str.count("\t") * TAB_LEN
 
 
+def _breaks(kinds: list[str], conts: bool) -> Iterator[int]:
+    """Indices of the ``NL`` (and, when ``conts``, ``CONT``) tokens, in order: ``list.index`` from one to the
+    next (a C scan over a dozen tokens) rather than a test per token."""
+    if conts:
+        yield from itertools.compress(itertools.count(), map(_BREAKS.__contains__, kinds))
+        return
+    find = kinds.index
+    j = -1
+    try:
+        while True:
+            j = find("NL", j + 1)
+            yield j
+    except ValueError:
+        return
+
+
 def _layout(flat: list[Tok], kinds: list[str], size: int, conts: bool) -> Tokens:
     """Drop ``NL`` inside brackets and the ``CONT`` pieces, add ``INDENT``/``DEDENT`` after the other ``NL``
     and ``EOF`` at the end (at offset ``size``); count the lines. ``kinds`` are the kinds of ``flat``;
-    ``conts`` says whether there is any ``CONT`` (a backslash continuation)."""
+    ``conts`` says whether there is any ``CONT`` (a backslash continuation).
+
+    The line and line start lists are built at the end from runs (one per line: its count of tokens), so
+    that only the token list grows while the newlines are walked."""
     depth = list(itertools.accumulate(map(_DEPTH.get, kinds, itertools.repeat(0))))
     if depth and min(depth) < 0:
         raise Reject("unbalanced bracket")
-    breaks = map(_BREAKS.__contains__, kinds) if conts else map("NL".__eq__, kinds)
     toks: list[Tok] = []
-    lines: list[int] = []
-    befores: list[int] = []
+    run_sizes: list[int] = []  # runs of tokens with the same line and line start
+    run_lines: list[int] = []
+    run_befores: list[int] = []
     levels = [0]
     indents: dict[str, int] = {}
     prev = 0
+    run = 0
     line, before = 1, -1
-    for j in itertools.compress(itertools.count(), breaks):
-        n = j - prev
-        if n:
+    for j in _breaks(kinds, conts):
+        if j > prev:
             toks += flat[prev:j]
-            lines += [line] * n
-            befores += [before] * n
+            run += j - prev
         prev = j + 1
         nl = flat[j]
         text = nl[1]
+        run_sizes.append(run)
+        run_lines.append(line)
+        run_befores.append(before)
+        run = 0
         line += text.count("\n")
         before = nl[2] - len(text) + text.rfind("\n")
         if depth[j] or nl[0] == "CONT":
             continue
         toks.append(nl)
-        lines.append(line)
-        befores.append(before)
+        run = 1
         indent = indents.get(text)
         if indent is None:
             indent = indents[text] = _indent(text)
         if indent > levels[-1]:
             levels.append(indent)
             toks.append(("INDENT", text, nl[2]))
-            lines.append(line)
-            befores.append(before)
+            run = 2
         elif indent < levels[-1]:
             while indent < levels[-1]:
                 levels.pop()
                 toks.append(("DEDENT", text, nl[2]))
-                lines.append(line)
-                befores.append(before)
+                run += 1
             if indent != levels[-1]:
                 raise Reject("dedent to no enclosing block")
-    n = len(flat) - prev
-    if n:
+    if len(flat) > prev:
         toks += flat[prev:]
-        lines += [line] * n
-        befores += [before] * n
+        run += len(flat) - prev
+    run_sizes.append(run)
+    run_lines.append(line)
+    run_befores.append(before)
     if len(levels) > 1:  # the closing DEDENTs repeat the last token but a CONT (usually the last NL)
         last_line, last_before = line, before
         k = len(flat) - 1
@@ -237,13 +257,16 @@ def _layout(flat: list[Tok], kinds: list[str], size: int, conts: bool) -> Tokens
             last_line, col = _end_pos(flat[k], flat)
             last_before = flat[k][2] - col
         last = flat[k]
-        n = len(levels) - 1
-        toks += [("DEDENT", last[1], last[2])] * n
-        lines += [last_line] * n
-        befores += [last_before] * n
+        toks += [("DEDENT", last[1], last[2])] * (len(levels) - 1)
+        run_sizes.append(len(levels) - 1)
+        run_lines.append(last_line)
+        run_befores.append(last_before)
     toks.append(("EOF", "", size))
-    lines.append(line)
-    befores.append(before)
+    run_sizes.append(1)
+    run_lines.append(line)
+    run_befores.append(before)
+    lines = list(itertools.chain.from_iterable(map(itertools.repeat, run_lines, run_sizes)))
+    befores = list(itertools.chain.from_iterable(map(itertools.repeat, run_befores, run_sizes)))
     return toks, lines, befores
 
 
