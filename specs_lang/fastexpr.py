@@ -17,7 +17,7 @@ from typing import Any, Final
 
 from evalgap.specs_lang import ast as A
 from evalgap.specs_lang import fastnodes as F
-from evalgap.specs_lang.fastlex import Reject, Tok, is_float, relex, tokenize
+from evalgap.specs_lang.fastlex import Reject, Tok, chunks, is_float, relex
 
 __all__ = ["ExprParser", "literal"]
 
@@ -72,9 +72,21 @@ class ExprParser:
     def __init__(self, src: str, file: str) -> None:
         self.src = src
         self.file = file
-        self.tokens = tokenize(src)
+        self.chunks = chunks(src)
+        self.tokens = next(self.chunks)
         self.toks, self.lines, self.befores = self.tokens
         self.i = 0
+
+    def next_chunk(self) -> bool:
+        """Move to the next chunk of tokens (:func:`~evalgap.specs_lang.fastlex.chunks`), at its first token;
+        False at the end of the text. The current chunk must be parsed up to its ``EOF``."""
+        tokens = next(self.chunks, None)
+        if tokens is None:
+            return False
+        self.tokens = tokens
+        self.toks, self.lines, self.befores = tokens
+        self.i = 0
+        return True
 
     # ------------------------------------------------------------------ token helpers
     def span(self, s: int, e: int) -> A.Span:

@@ -22,7 +22,7 @@ import operator
 import re
 from typing import Final, Iterator
 
-__all__ = ["Reject", "Tok", "Tokens", "Lines", "tokenize", "relex", "is_float", "K", "V", "END"]
+__all__ = ["Reject", "Tok", "Tokens", "Lines", "tokenize", "chunks", "CHUNK", "relex", "is_float", "K", "V", "END"]
 
 #: A token: (kind, text, offset of its END in the source; it starts at ``end - len(text)``). ``kind`` is
 #: ``NAME`` (every word), ``NUM`` (an INT or a FLOAT: see :func:`is_float`), ``STRING``, ``BYTES``,
@@ -126,16 +126,59 @@ class Lines:
         return line, off - self.starts[line - 1] + 1
 
 
-def tokenize(src: str) -> Tokens:
-    """Tokens of ``src`` (which ends with a newline), then the closing ``DEDENT`` tokens and ``EOF``, with the
-    line and line start of each token.
+#: Characters per chunk of :func:`chunks` (about 70 requirements): the tokens of one chunk stay in the CPU's
+#: caches while it is parsed, and their memory is reused by the next chunk.
+CHUNK = 16_384
+#: A place to cut the text into chunks: after a newline, before a line starting a top-level declaration (so
+#: not before a blank, a comment or a continuation: every chunk but the first starts with a token).
+_CUT: Final = re.compile(r"\n(?=[^\s#\\])")
+
+
+class _BadCut(Exception):
+    """A chunk would end inside brackets or a continuation: cut at a later line."""
+
+
+def chunks(src: str) -> Iterator[Tokens]:
+    """The :data:`Tokens` of ``src`` (which ends with a newline) in chunks of about :data:`CHUNK` characters,
+    tokenized one at a time as the parser asks for them.
+
+    Each chunk but the last ends after the newline before a line that starts at column 0 with a word (a
+    top-level declaration), outside brackets, so that its last ``NL`` closes every block (its ``DEDENT``
+    tokens) and no construct spans two chunks; each ends with its own ``EOF``. The tokens, offsets and lines
+    are those :func:`tokenize` gives for the whole text.
+
+    Raises:
+        Reject: as :func:`tokenize`.
+    """
+    start, line, size = 0, 1, len(src)
+    while True:
+        cut = _CUT.search(src, start + CHUNK) if start + CHUNK < size else None
+        while cut is not None:
+            try:
+                tokens = tokenize(src, start, cut.end(), line, last=False)
+                break
+            except _BadCut:
+                cut = _CUT.search(src, cut.end())
+        if cut is None:
+            yield tokenize(src, start, size, line)
+            return
+        yield tokens
+        start, line = cut.end(), tokens[1][-1]
+
+
+def tokenize(src: str, start: int = 0, stop: int | None = None, line: int = 1, last: bool = True) -> Tokens:
+    """Tokens of ``src[start:stop]`` (which starts a line and ends with a newline), then the closing ``DEDENT``
+    tokens and ``EOF``, with the line and line start of each token.
 
     The text is cut into pieces by one regular expression (``findall``, at C speed); kinds, offsets and
     bracket depths are computed with ``map``/``accumulate``; only the newlines are looked at one by one
     (lines, indentation, and no ``NL`` inside brackets). Equal pieces share one string object.
 
     Args:
-        src: the whole spec text, ending in ``\\n`` (``parse`` appends one).
+        src: the whole spec text, ending in ``\\n`` (``parse`` appends one); offsets are into it.
+        start, stop: the part to tokenize (default: all of it); ``line``: the line ``start`` is on.
+        last: whether the part ends the text; if not, it must end outside brackets and continuations
+            (else :class:`_BadCut`).
 
     Returns:
         :data:`Tokens`: the token list, where every ``NL`` outside brackets is followed by its ``INDENT`` or
@@ -148,12 +191,14 @@ def tokenize(src: str) -> Tokens:
     # One string object per distinct piece (a spec repeats its words: 10,000 requirements have ~15,000
     # distinct pieces in 750,000): less memory for the tokens and the AST's names, and every later hash of a
     # piece is cached. The kind is computed once per distinct piece.
-    raw = _PIECES.findall(src)
+    stop = len(src) if stop is None else stop
+    raw = _PIECES.findall(src, start, stop)
     distinct: dict[str, str] = {}
     pieces = list(map(distinct.setdefault, raw, raw))
     del raw
-    ends = list(itertools.accumulate(map(len, pieces)))
-    if (ends[-1] if ends else 0) != len(src):
+    ends = list(itertools.accumulate(map(len, pieces), initial=start))
+    del ends[0]
+    if (ends[-1] if ends else start) != stop:
         raise Reject("unexpected character")
     # a piece is the blanks before a token and the token: its text and kind, once per distinct piece
     text_of = dict(zip(distinct, map(str.lstrip, distinct, itertools.repeat(_BLANKS))))
@@ -165,7 +210,9 @@ def tokenize(src: str) -> Tokens:
         keep = map(_KEEP.get, kinds, itertools.repeat(True))
         flat = list(itertools.compress(flat, keep))
         kinds = list(map(operator.itemgetter(0), flat))
-    return _layout(flat, kinds, len(src), "CONT" in kind_of.values())
+    if not last and (not kinds or kinds[-1] != "NL"):
+        raise _BadCut
+    return _layout(flat, kinds, stop, "CONT" in kind_of.values(), line, start - 1, last)
 
 
 def _indent(nl: str) -> int:
@@ -192,16 +239,20 @@ def _breaks(kinds: list[str], conts: bool) -> Iterator[int]:
         return
 
 
-def _layout(flat: list[Tok], kinds: list[str], size: int, conts: bool) -> Tokens:
+def _layout(flat: list[Tok], kinds: list[str], size: int, conts: bool, line: int, before: int,
+            last: bool) -> Tokens:
     """Drop ``NL`` inside brackets and the ``CONT`` pieces, add ``INDENT``/``DEDENT`` after the other ``NL``
-    and ``EOF`` at the end (at offset ``size``); count the lines. ``kinds`` are the kinds of ``flat``;
-    ``conts`` says whether there is any ``CONT`` (a backslash continuation).
+    and ``EOF`` at the end (at offset ``size``); count the lines from ``line`` (whose start is ``before + 1``).
+    ``kinds`` are the kinds of ``flat``; ``conts`` says whether there is any ``CONT`` (a backslash
+    continuation); ``last``: see :func:`tokenize`.
 
     The line and line start lists are built at the end from runs (one per line: its count of tokens), so
     that only the token list grows while the newlines are walked."""
     depth = list(itertools.accumulate(map(_DEPTH.get, kinds, itertools.repeat(0))))
     if depth and min(depth) < 0:
         raise Reject("unbalanced bracket")
+    if not last and depth[-1]:
+        raise _BadCut
     toks: list[Tok] = []
     run_sizes: list[int] = []  # runs of tokens with the same line and line start
     run_lines: list[int] = []
@@ -210,7 +261,7 @@ def _layout(flat: list[Tok], kinds: list[str], size: int, conts: bool) -> Tokens
     indents: dict[str, int] = {}
     prev = 0
     run = 0
-    line, before = 1, -1
+    first_line, first_before = line, before
     for j in _breaks(kinds, conts):
         if j > prev:
             toks += flat[prev:j]
@@ -254,10 +305,10 @@ def _layout(flat: list[Tok], kinds: list[str], size: int, conts: bool) -> Tokens
         if conts and flat[k][0] == "CONT":
             while flat[k][0] == "CONT":
                 k -= 1
-            last_line, col = _end_pos(flat[k], flat)
+            last_line, col = _end_pos(flat[k], flat, first_line, first_before)
             last_before = flat[k][2] - col
-        last = flat[k]
-        toks += [("DEDENT", last[1], last[2])] * (len(levels) - 1)
+        borrowed = flat[k]
+        toks += [("DEDENT", borrowed[1], borrowed[2])] * (len(levels) - 1)
         run_sizes.append(len(levels) - 1)
         run_lines.append(last_line)
         run_befores.append(last_before)
@@ -270,9 +321,9 @@ def _layout(flat: list[Tok], kinds: list[str], size: int, conts: bool) -> Tokens
     return toks, lines, befores
 
 
-def _end_pos(tok: Tok, flat: list[Tok]) -> tuple[int, int]:
-    """(line, column) of the end of ``tok``, one of ``flat`` (a rare case: counted from the start)."""
-    line, before = 1, -1
+def _end_pos(tok: Tok, flat: list[Tok], line: int, before: int) -> tuple[int, int]:
+    """(line, column) of the end of ``tok``, one of ``flat`` (a rare case: counted from the start of ``flat``,
+    on ``line``, whose start is ``before + 1``)."""
     for t in flat:
         if t[2] - len(t[1]) >= tok[2]:
             break

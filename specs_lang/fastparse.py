@@ -72,8 +72,13 @@ class _Parser(ExprParser):
         items: list[Any] = []
         name: str | None = None
         title = ""
-        if toks[0][0] == "NL":
+        first = toks[0]
+        start = (self.lines[0], first[2] - len(first[1]) - self.befores[0])  # the spec's span starts there
+        if first[0] == "NL":
             self.i = 1
+            start = Lines(self.src).pos(first[2] - len(first[1]))  # (lines[0] is the line the NL ends on)
+            if toks[1][0] == "EOF" and self.next_chunk():  # a first chunk of comment lines only
+                toks = self.toks
         if self.kw(("spec",) + _TOP) == "spec":
             self.i += 1
             name = self.name()[1]
@@ -86,11 +91,14 @@ class _Parser(ExprParser):
                 while toks[self.i][0] != "DEDENT":
                     items.append(self.item())
                 self.i += 1
-        while toks[self.i][0] != "EOF":
-            items.append(self.item())
-        return self.build_spec(name, title, items)
+        while True:
+            while self.toks[self.i][0] != "EOF":
+                items.append(self.item())
+            if not self.next_chunk():
+                break
+        return self.build_spec(name, title, items, start)
 
-    def build_spec(self, name: str | None, title: str, items: list[Any]) -> A.Spec:
+    def build_spec(self, name: str | None, title: str, items: list[Any], start: tuple[int, int]) -> A.Spec:
         target: str | None = None
         imports: list[str] = []
         reqs: list[A.Requirement] = []
@@ -115,11 +123,9 @@ class _Parser(ExprParser):
         if name is None:
             stem = self.file.rsplit("/", 1)[-1]
             name = stem[:-4] if stem.endswith(".req") else stem
-        last = len(self.toks) - 2
-        span = self.span(0, last) if last >= 0 else A.NOSPAN
-        if last >= 0 and self.toks[0][0] == "NL":  # the text starts with a newline: the span starts there
-            line, col = Lines(self.src).pos(self.toks[0][2] - len(self.toks[0][1]))
-            span = F.Span(span.file, line, col, span.end_line, span.end_col)
+        last = len(self.toks) - 2  # the last token of the last chunk (the last chunk has one unless all is empty)
+        span = (F.Span(self.file, start[0], start[1], self.lines[last], self.toks[last][2] - self.befores[last])
+                if last >= 0 else A.NOSPAN)
         return A.Spec(name, title, target, tuple(imports), tuple(reqs), tuple(funcs), tuple(classes),
                       assumptions=tuple(buckets[A.Assume]), lets=tuple(buckets[A.Let]),
                       defs=tuple(buckets[A.FuncDef]), records=tuple(buckets[A.RecordDecl]),
