@@ -157,8 +157,8 @@ def chunks(src: str) -> Iterator[Tokens]:
             try:
                 tokens = tokenize(src, start, cut.end(), line, last=False)
                 break
-            except _BadCut:
-                cut = _CUT.search(src, cut.end())
+            except _BadCut:  # try a chunk twice as long (a long bracket costs O(n log n), not O(n**2))
+                cut = _CUT.search(src, start + 2 * (cut.end() - start))
         if cut is None:
             yield tokenize(src, start, size, line)
             return
