@@ -13,12 +13,11 @@ domain (there ``forall`` is an ordinary name, as in lark).
 from __future__ import annotations
 
 import ast as pyast
-from bisect import bisect_right
 from typing import Any, Final
 
 from evalgap.specs_lang import ast as A
 from evalgap.specs_lang import fastnodes as F
-from evalgap.specs_lang.fastlex import Lines, Reject, Tok, is_float, relex, tokenize
+from evalgap.specs_lang.fastlex import Reject, Tok, chunks, is_float, relex
 
 __all__ = ["ExprParser", "literal"]
 
@@ -36,6 +35,12 @@ _ENDS: Final = frozenset(("NL", ")", ",", "]", "}", ":", "EOF"))
 #: Tokens after an operand that continue neither an arithmetic expression nor a postfix one.
 _NO_ARITH: Final = _ENDS | {"<", ">", "==", ">=", "<=", "!=", "NAME", "==>", "<==>"}
 _MUL: Final = frozenset(("*", "/", "//", "%"))
+#: Tokens after a ``unary`` operand that continue a ``* / // %`` or ``+ -`` chain.
+_BINOPS: Final = _MUL | _ADD
+#: ``kw``'s words, longest first, per tuple of words.
+_LONGEST_FIRST: dict[tuple[str, ...], tuple[str, ...]] = {}
+_new: Final = object.__new__
+_SPAN: Final = A.Span
 
 
 def literal(tok: Tok) -> Any:
@@ -67,31 +72,52 @@ class ExprParser:
     def __init__(self, src: str, file: str) -> None:
         self.src = src
         self.file = file
-        self.toks = tokenize(src)
-        self.starts = Lines(src).starts
+        self.chunks = chunks(src)
+        self.tokens = next(self.chunks)
+        self.toks, self.lines, self.befores = self.tokens
         self.i = 0
+
+    def next_chunk(self) -> bool:
+        """Move to the next chunk of tokens (:func:`~evalgap.specs_lang.fastlex.chunks`), at its first token;
+        False at the end of the text. The current chunk must be parsed up to its ``EOF``."""
+        tokens = next(self.chunks, None)
+        if tokens is None:
+            return False
+        self.tokens = tokens
+        self.toks, self.lines, self.befores = tokens
+        self.i = 0
+        return True
 
     # ------------------------------------------------------------------ token helpers
     def span(self, s: int, e: int) -> A.Span:
-        """From the start of token ``s`` to the end of token ``e`` (lark's meta of a rule)."""
-        starts = self.starts
-        a = self.toks[s][2]
-        t = self.toks[e]
-        b = t[2] + len(t[1])
-        la = bisect_right(starts, a)
-        ca = a - starts[la - 1] + 1
-        if b < starts[la]:  # ends on the same line (``starts`` ends with a start past the text)
-            return F.Span(self.file, la, ca, la, b - starts[la - 1] + 1)
-        lb = bisect_right(starts, b)
-        return F.Span(self.file, la, ca, lb, b - starts[lb - 1] + 1)
+        """From the start of token ``s`` to the end of token ``e`` (lark's meta of a rule); ``s`` is no ``NL``.
 
-    def tspan(self, t: Tok) -> A.Span:
-        """The span of one token (not an ``NL``: it ends on the line it starts on)."""
-        starts = self.starts
-        a = t[2]
-        la = bisect_right(starts, a)
-        ca = a - starts[la - 1] + 1
-        return F.Span(self.file, la, ca, la, ca + len(t[1]))
+        The Span is made here as :func:`evalgap.specs_lang.fastnodes.maker` makes it (one call less)."""
+        toks, befores = self.toks, self.befores
+        b = toks[e]
+        o = _new(_SPAN)
+        d = o.__dict__
+        d["file"] = self.file
+        d["line"] = self.lines[s]
+        a = toks[s]
+        d["col"] = a[2] - len(a[1]) - befores[s]
+        d["end_line"] = self.lines[e]
+        d["end_col"] = b[2] - befores[e]
+        return o
+
+    def tspan(self, k: int) -> A.Span:
+        """The span of token ``k`` (not an ``NL``)."""
+        t = self.toks[k]
+        line = self.lines[k]
+        end = t[2] - self.befores[k]
+        o = _new(_SPAN)
+        d = o.__dict__
+        d["file"] = self.file
+        d["line"] = line
+        d["col"] = end - len(t[1])
+        d["end_line"] = line
+        d["end_col"] = end
+        return o
 
     def expect(self, kind: str) -> Tok:
         """Consume a token of ``kind`` (``NL``, ``STRING``, ``(`` ...)."""
@@ -107,7 +133,7 @@ class ExprParser:
         if t[0] != "NAME":
             if t[0] != "BYTES":
                 raise Reject("expected a name")
-            relex(self.src, self.toks, self.i, 1, "NAME")
+            relex(self.src, self.tokens, self.i, 1, "NAME")
             t = self.toks[self.i]
         self.i += 1
         return t
@@ -122,9 +148,12 @@ class ExprParser:
         w = t[1]
         if w in words:
             return w
-        for k in sorted(words, key=len, reverse=True):
+        longest_first = _LONGEST_FIRST.get(words)
+        if longest_first is None:
+            longest_first = _LONGEST_FIRST[words] = tuple(sorted(words, key=len, reverse=True))
+        for k in longest_first:
             if w.startswith(k):
-                relex(self.src, self.toks, self.i, len(k), "NAME")
+                relex(self.src, self.tokens, self.i, len(k), "NAME")
                 return k
         return None
 
@@ -141,14 +170,21 @@ class ExprParser:
 
     # ------------------------------------------------------------------ expressions
     def expr(self) -> A.Expr:
-        """``expr``: an ``<==>`` chain of ``==>`` expressions; a quantifier may stand here."""
+        """``expr``: an ``<==>`` chain of ``==>`` expressions; a quantifier may stand here.
+
+        Every level from ``<==>`` down to ``not`` starts at the same token, so the first ``not_test`` is parsed
+        first and the looser levels continue from it (:meth:`implies_rest`) instead of being entered one call
+        each."""
         toks = self.toks
         s = self.i
         t = toks[s]
         if toks[s + 1][0] in _ENDS and t[0] in _SIMPLE and t[1] not in _QUANT and t[1] != "not":
             self.i = s + 1  # fast path: one name or literal, then `)`, `,`, end of line ...
-            return self.simple(t)
-        left = self.implies()
+            return self.simple(s)
+        left = self.not_test(True)
+        if toks[self.i][0] in _ENDS:
+            return left
+        left = self.implies_rest(s, left)
         if toks[self.i][0] != "<==>":
             return left
         parts = [left]
@@ -161,9 +197,19 @@ class ExprParser:
         return left
 
     def implies(self) -> A.Expr:
+        """``test ["==>" implies]`` (right-associative), a quantifier allowed at its start."""
         s = self.i
-        left = self.test(True)
-        if self.toks[self.i][0] != "==>":
+        return self.implies_rest(s, self.not_test(True))
+
+    def implies_rest(self, s: int, left: A.Expr) -> A.Expr:
+        """The ``and``, ``or``, ``if``-``else`` and ``==>`` levels after ``left``, the first ``not_test`` of an
+        ``implies`` starting at token ``s`` (their nodes span from ``s``)."""
+        toks = self.toks
+        if toks[self.i][0] == "NAME":
+            left = self.or_rest(s, self.and_rest(s, left, True), True)
+            if toks[self.i][0] == "NAME" and self.kw(("if",)) is not None:
+                left = self.if_rest(s, left)
+        if toks[self.i][0] != "==>":
             return left
         self.i += 1
         right = self.implies()
@@ -174,6 +220,10 @@ class ExprParser:
         body = self.or_test(open_)
         if self.toks[self.i][0] != "NAME" or self.kw(("if",)) is None:
             return body
+        return self.if_rest(s, body)
+
+    def if_rest(self, s: int, body: A.Expr) -> A.Expr:
+        """``body if or_test else test`` from token ``s``; the current token is the ``if``."""
         self.i += 1
         cond = self.or_test(False)
         self.expect_kw("else")
@@ -182,7 +232,10 @@ class ExprParser:
 
     def or_test(self, open_: bool) -> A.Expr:
         s = self.i
-        first = self.and_test(open_)
+        return self.or_rest(s, self.and_test(open_), open_)
+
+    def or_rest(self, s: int, first: A.Expr, open_: bool) -> A.Expr:
+        """``first ("or" and_test)*`` from token ``s``: ``first`` itself, or one BoolOp."""
         if self.toks[self.i][0] != "NAME" or self.kw(("or",)) is None:
             return first
         values = [first]
@@ -193,7 +246,10 @@ class ExprParser:
 
     def and_test(self, open_: bool) -> A.Expr:
         s = self.i
-        first = self.not_test(open_)
+        return self.and_rest(s, self.not_test(open_), open_)
+
+    def and_rest(self, s: int, first: A.Expr, open_: bool) -> A.Expr:
+        """``first ("and" not_test)*`` from token ``s``: ``first`` itself, or one BoolOp."""
         if self.toks[self.i][0] != "NAME" or self.kw(("and",)) is None:
             return first
         values = [first]
@@ -203,16 +259,30 @@ class ExprParser:
         return F.BoolOp("and", tuple(values), self.span(s, self.i - 1))
 
     def not_test(self, open_: bool) -> A.Expr:
-        t = self.toks[self.i]
-        if t[0] == "NAME":
+        """``"not" not_test | quantifier | comparison``; a comparison's first operand is parsed here directly
+        (a name or literal alone, or ``unary`` then the ``* / // %`` and ``+ -`` chains of :meth:`binops`)."""
+        toks = self.toks
+        s = self.i
+        t = toks[s]
+        k = t[0]
+        if k == "NAME":
             if t[1] == "not":
-                s = self.i
                 self.i += 1
                 operand = self.not_test(open_)
                 return F.Not(operand, self.span(s, self.i - 1))
             if open_ and t[1] in _QUANT:
                 return self.quantifier()
-        return self.comparison()
+        if k in _SIMPLE and toks[s + 1][0] in _NO_ARITH:
+            self.i = s + 1  # fast path: one name or literal, then no operator of arith level or tighter
+            left = self.simple(s)
+        else:
+            left = self.unary()
+            if toks[self.i][0] in _BINOPS:
+                left = self.binops(left)
+        k = toks[self.i][0]
+        if k in _CMP_SYM or (k == "NAME" and self.kw(_CMP_KW) is not None):
+            return self.compare_rest(s, left)
+        return left
 
     def quantifier(self) -> A.Quantifier:
         toks = self.toks
@@ -229,13 +299,10 @@ class ExprParser:
         body = self.expr()
         return F.Quantifier(kind, tuple(names), domain, body, self.span(s, self.i - 1))
 
-    def comparison(self) -> A.Expr:
+    def compare_rest(self, s: int, left: A.Expr) -> A.Compare:
+        """The comparison chain after its first operand ``left`` (from token ``s``): one Compare node; the
+        current token is a comparison operator."""
         toks = self.toks
-        s = self.i
-        left = self.arith()
-        k = toks[self.i][0]
-        if k not in _CMP_SYM and (k != "NAME" or self.kw(_CMP_KW) is None):
-            return left
         ops: list[str] = []
         comps: list[A.Expr] = []
         while True:
@@ -269,14 +336,28 @@ class ExprParser:
         t = toks[s]
         if toks[s + 1][0] in _NO_ARITH and t[0] in _SIMPLE:
             self.i = s + 1  # fast path: one name or literal, then no operator of this level or tighter
-            return self.simple(t)
-        left = self.term()
+            return self.simple(s)
+        left = self.unary()
+        if toks[self.i][0] in _BINOPS:
+            return self.binops(left)
+        return left
+
+    def binops(self, left: A.Expr) -> A.Expr:
+        """The ``* / // %`` chain after the ``unary`` operand ``left``, then the ``+ -`` chain of terms."""
+        toks = self.toks
+        file = self.file
+        while toks[self.i][0] in _MUL:
+            op = toks[self.i][0]
+            self.i += 1
+            right = self.unary()
+            a, b = left.span, right.span
+            left = F.BinOp(op, left, right, F.Span(file, a.line, a.col, b.end_line, b.end_col))
         while toks[self.i][0] in _ADD:
             op = toks[self.i][0]
             self.i += 1
             right = self.term()
             a, b = left.span, right.span
-            left = F.BinOp(op, left, right, F.Span(self.file, a.line, a.col, b.end_line, b.end_col))
+            left = F.BinOp(op, left, right, F.Span(file, a.line, a.col, b.end_line, b.end_col))
         return left
 
     def term(self) -> A.Expr:
@@ -291,19 +372,28 @@ class ExprParser:
             left = F.BinOp(op, left, right, F.Span(self.file, a.line, a.col, b.end_line, b.end_col))
         return left
 
-    def simple(self, t: Tok) -> A.Expr:
-        """The Name or Const of one NAME, NUM, STRING or BYTES token (a word here is a name, except the
-        constants ``True``, ``False``, ``None``)."""
+    def simple(self, i: int) -> A.Expr:
+        """The Name or Const of token ``i``, a NAME, NUM, STRING or BYTES (a word here is a name, except the
+        constants ``True``, ``False``, ``None``). The token's span is made inline (as :meth:`tspan`)."""
+        t = self.toks[i]
         k = t[0]
+        w = t[1]
+        line = self.lines[i]
+        end = t[2] - self.befores[i]
+        sp = _new(_SPAN)
+        d = sp.__dict__
+        d["file"] = self.file
+        d["line"] = line
+        d["col"] = end - len(w)
+        d["end_line"] = line
+        d["end_col"] = end
         if k == "NAME":
-            w = t[1]
             if w in _CONSTS:
-                return F.Const(_CONSTS[w], self.tspan(t))
-            return F.Name(w, self.tspan(t))
+                return F.Const(_CONSTS[w], sp)
+            return F.Name(w, sp)
         if k == "NUM":
-            v = t[1]
-            return F.Const(float(v) if is_float(v) else int(v.replace("_", "")), self.tspan(t))
-        return F.Const(literal(t), self.tspan(t))
+            return F.Const(float(w) if is_float(w) else int(w.replace("_", "")), sp)
+        return F.Const(literal(t), sp)
 
     def unary(self) -> A.Expr:
         t = self.toks[self.i]
@@ -323,7 +413,11 @@ class ExprParser:
     def postfix(self) -> A.Expr:
         toks = self.toks
         s = self.i
-        node = self.atom()
+        if toks[s][0] in _SIMPLE:
+            self.i = s + 1
+            node = self.simple(s)
+        else:
+            node = self.atom()
         while True:
             k = toks[self.i][0]
             if k == "(":
@@ -362,8 +456,11 @@ class ExprParser:
 
     @staticmethod
     def make_call(func: A.Expr, args: list[Any], sp: A.Span) -> A.Expr:
-        pos = tuple(a for a in args if not isinstance(a, A.Keyword))
-        kws = tuple(a for a in args if isinstance(a, A.Keyword))
+        if A.Keyword in map(type, args):
+            pos = tuple(a for a in args if not isinstance(a, A.Keyword))
+            kws = tuple(a for a in args if isinstance(a, A.Keyword))
+        else:  # the usual call: positional arguments only
+            pos, kws = tuple(args), ()
         if isinstance(func, A.Name) and func.id == "old" and len(pos) == 1 and not kws:
             return F.Old(pos[0], sp)
         return F.Call(func, pos, kws, sp)
@@ -418,7 +515,7 @@ class ExprParser:
         k = t[0]
         if k in _SIMPLE:
             self.i += 1
-            return self.simple(t)
+            return self.simple(s)
         if k == "(":
             return self.paren(s)
         if k == "[":

@@ -23,7 +23,7 @@ from typing import Any, Final
 from evalgap.specs_lang import ast as A
 from evalgap.specs_lang import fastnodes as F
 from evalgap.specs_lang.fastexpr import FULL_KW, ExprParser, literal
-from evalgap.specs_lang.fastlex import NO_FLOAT, PATH_FIRST, Reject, is_float, relex
+from evalgap.specs_lang.fastlex import NO_FLOAT, PATH_FIRST, Lines, Reject, is_float, relex
 
 __all__ = ["parse_fast", "Reject"]
 
@@ -38,6 +38,8 @@ _CLAUSES: Final = frozenset(("requires", "ensures", "invariant", "example", "inf
 _CONSTRAINT_KW: Final = ("in", "len", "chars") + tuple(A.ALPHABETS)
 #: Tokens that may follow a complete type (no narrowing, argument or dotted part can follow them).
 _TYPE_END: Final = frozenset((",", ")", "]", "NL", ":"))
+#: The clauses that are a keyword and an expression.
+_EXPR_CLAUSES: Final = {"requires": F.Requires, "ensures": F.Ensures, "invariant": F.Invariant, "example": F.Example}
 
 
 def parse_fast(text: str, file: str = "<spec>") -> A.Spec:
@@ -70,8 +72,13 @@ class _Parser(ExprParser):
         items: list[Any] = []
         name: str | None = None
         title = ""
-        if toks[0][0] == "NL":
+        first = toks[0]
+        start = (self.lines[0], first[2] - len(first[1]) - self.befores[0])  # the spec's span starts there
+        if first[0] == "NL":
             self.i = 1
+            start = Lines(self.src).pos(first[2] - len(first[1]))  # (lines[0] is the line the NL ends on)
+            if toks[1][0] == "EOF" and self.next_chunk():  # a first chunk of comment lines only
+                toks = self.toks
         if self.kw(("spec",) + _TOP) == "spec":
             self.i += 1
             name = self.name()[1]
@@ -84,11 +91,14 @@ class _Parser(ExprParser):
                 while toks[self.i][0] != "DEDENT":
                     items.append(self.item())
                 self.i += 1
-        while toks[self.i][0] != "EOF":
-            items.append(self.item())
-        return self.build_spec(name, title, items)
+        while True:
+            while self.toks[self.i][0] != "EOF":
+                items.append(self.item())
+            if not self.next_chunk():
+                break
+        return self.build_spec(name, title, items, start)
 
-    def build_spec(self, name: str | None, title: str, items: list[Any]) -> A.Spec:
+    def build_spec(self, name: str | None, title: str, items: list[Any], start: tuple[int, int]) -> A.Spec:
         target: str | None = None
         imports: list[str] = []
         reqs: list[A.Requirement] = []
@@ -113,8 +123,9 @@ class _Parser(ExprParser):
         if name is None:
             stem = self.file.rsplit("/", 1)[-1]
             name = stem[:-4] if stem.endswith(".req") else stem
-        last = len(self.toks) - 2
-        span = self.span(0, last) if last >= 0 else A.NOSPAN
+        last = len(self.toks) - 2  # the last token of the last chunk (the last chunk has one unless all is empty)
+        span = (F.Span(self.file, start[0], start[1], self.lines[last], self.toks[last][2] - self.befores[last])
+                if last >= 0 else A.NOSPAN)
         return A.Spec(name, title, target, tuple(imports), tuple(reqs), tuple(funcs), tuple(classes),
                       assumptions=tuple(buckets[A.Assume]), lets=tuple(buckets[A.Let]),
                       defs=tuple(buckets[A.FuncDef]), records=tuple(buckets[A.RecordDecl]),
@@ -166,7 +177,7 @@ class _Parser(ExprParser):
             return str(literal(t))
         if t[0] in ("NL", "EOF"):
             raise Reject("expected a target")
-        relex(self.src, self.toks, self.i, 0, "", PATH_FIRST)
+        relex(self.src, self.tokens, self.i, 0, "", PATH_FIRST)
         t = self.toks[self.i]
         if t[0] == "PATHLIKE":
             self.i += 1
@@ -182,6 +193,16 @@ class _Parser(ExprParser):
 
     def req_id(self) -> str:
         toks = self.toks
+        i = self.i
+        first = toks[i]
+        if first[0] == "NAME" and toks[i + 1][0] == "STRING":  # fast path: a one-word ID
+            self.i = i + 1
+            return first[1]
+        if (first[0] == "NAME" and toks[i + 1][0] == "-" and toks[i + 2][0] == "NUM" and toks[i + 3][0] == "STRING"
+                and first[2] + 1 == toks[i + 1][2] == toks[i + 2][2] - len(toks[i + 2][1])
+                and not is_float(toks[i + 2][1])):  # fast path: ``R-12``
+            self.i = i + 3
+            return first[1] + "-" + toks[i + 2][1]
         first = self.name()
         parts = [first]
         while toks[self.i][0] in ("-", "."):
@@ -189,7 +210,7 @@ class _Parser(ExprParser):
             self.i += 1
             t = toks[self.i]
             if t[0] == "NUM" and is_float(t[1]):
-                relex(self.src, toks, self.i, 0, "", NO_FLOAT)
+                relex(self.src, self.tokens, self.i, 0, "", NO_FLOAT)
                 t = toks[self.i]
             if t[0] == "NUM":
                 self.i += 1
@@ -197,7 +218,7 @@ class _Parser(ExprParser):
                 t = self.name()
             parts.append(t)
         for a, b in zip(parts, parts[1:]):
-            if a[2] + len(a[1]) != b[2]:
+            if a[2] != b[2] - len(b[1]):
                 raise Reject("a requirement ID with spaces (EG104)")
         return "".join(p[1] for p in parts)
 
@@ -239,11 +260,14 @@ class _Parser(ExprParser):
             if w == "scenario":
                 return self.scenario(s)
             e = self.expr()
-            self.expect("NL")
-            cls = {"requires": F.Requires, "ensures": F.Ensures, "invariant": F.Invariant, "example": F.Example}[w]
-            return cls(e, self.span(s, self.i - 1))
+            if toks[self.i][0] != "NL":
+                raise Reject("expected NL")
+            self.i += 1
+            return _EXPR_CLAUSES[w](e, self.span(s, self.i - 1))
         e = self.expr()
-        self.expect("NL")
+        if toks[self.i][0] != "NL":
+            raise Reject("expected NL")
+        self.i += 1
         return F.Rule(e, self.span(s, self.i - 1))
 
     def let(self, s: int) -> A.Let:
@@ -283,7 +307,9 @@ class _Parser(ExprParser):
                     self.expect("NL")
                     return F.ExpectRaises(exc, e, self.span(s, self.i - 1))
                 e = self.expr()
-                self.expect("NL")
+                if toks[self.i][0] != "NL":
+                    raise Reject("expected NL")
+                self.i += 1
                 return F.Expect(e, self.span(s, self.i - 1))
             if w not in _STMT_KW and toks[s + 1][0] in (",", "="):
                 names = [w]
@@ -293,10 +319,14 @@ class _Parser(ExprParser):
                     names.append(self.name()[1])
                 self.expect("=")
                 e = self.expr()
-                self.expect("NL")
+                if toks[self.i][0] != "NL":
+                    raise Reject("expected NL")
+                self.i += 1
                 return F.Assign(tuple(names), e, self.span(s, self.i - 1))
         e = self.expr()
-        self.expect("NL")
+        if toks[self.i][0] != "NL":
+            raise Reject("expected NL")
+        self.i += 1
         return F.ExprStmt(e, self.span(s, self.i - 1))
 
     def signature(self) -> tuple[str, tuple[A.Param, ...], A.TypeRef | None]:
@@ -428,7 +458,7 @@ class _Parser(ExprParser):
         self.expect(":")
         kw = self.kw(("any", "one"))
         if kw == "any":
-            outcomes: tuple[A.StubOutcome, ...] = (F.StubOutcome("any", None, None, self.tspan(toks[self.i])),)
+            outcomes: tuple[A.StubOutcome, ...] = (F.StubOutcome("any", None, None, self.tspan(self.i)),)
             self.i += 1
         elif kw == "one":
             self.i += 1
@@ -453,7 +483,7 @@ class _Parser(ExprParser):
         t = toks[s]
         if t[0] == "NAME" and t[1] == "any":
             self.i += 1
-            return F.StubOutcome("any", None, None, self.tspan(t))
+            return F.StubOutcome("any", None, None, self.tspan(s))
         if t[0] == "NAME" and t[1] == "raises":
             self.i += 1
             exc = ".".join(self.dotted())
@@ -474,9 +504,14 @@ class _Parser(ExprParser):
         return tuple(out)
 
     def param(self) -> A.Param:
+        toks = self.toks
         s = self.i
-        n = self.name()[1]
-        self.expect(":")
+        if toks[s][0] == "NAME" and toks[s + 1][0] == ":":  # fast path: ``name:``
+            n = toks[s][1]
+            self.i = s + 2
+        else:
+            n = self.name()[1]
+            self.expect(":")
         t = self.type_expr()
         return F.Param(n, t, self.span(s, self.i - 1))
 
@@ -486,7 +521,7 @@ class _Parser(ExprParser):
         t = toks[s]
         if t[0] == "NAME" and toks[s + 1][0] in _TYPE_END:  # fast path: a plain type name such as ``int``
             self.i = s + 1
-            return F.TypeRef(t[1], (), self.tspan(t), None, None, None)
+            return F.TypeRef(t[1], (), self.tspan(s), None, None, None)
         name = ".".join(self.dotted())
         args: list[A.TypeRef] = []
         if toks[self.i][0] == "[":
@@ -510,7 +545,7 @@ class _Parser(ExprParser):
             elif kw == "chars":
                 alpha = F.Alphabet("chars", self.string(), self.span(c, self.i - 1))
             else:
-                alpha = F.Alphabet(kw, A.ALPHABETS[kw], self.tspan(toks[c]))
+                alpha = F.Alphabet(kw, A.ALPHABETS[kw], self.tspan(c))
         return F.TypeRef(name, tuple(args), self.span(s, self.i - 1), rng, length, alpha)
 
     def range_spec(self) -> A.Range:

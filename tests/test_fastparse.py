@@ -262,3 +262,35 @@ def test_truncated_stub_is_rejected_not_crashed() -> None:
     with pytest.raises(Reject):
         parse_fast(text, "t.req")
     assert agree(text) is None
+
+
+# ------------------------------------------------------------------ chunks (fastlex.chunks)
+CHUNKED = [
+    *(p.read_text(encoding="utf-8") for p in SHIPPED[::8]),
+    *(c for c in CASES if c.count("\n") > 1),
+    "# only a comment\n# and another\nrequirement R \"p\"\n  ensures 1\nrequirement S \"q\"\n  ensures 2\n",
+    'requirement R "p"\n  ensures 1\n\\\n',  # a continuation at the end: no cut before it
+    'requirement R "p"\n  ensures f(1,\n2)\nrequirement S "q"\n  ensures 2\n',  # a line at column 0 in brackets
+    'requirement R "p"\n  ensures 1 + \\\n2\nrequirement S "q"\n  ensures 2\n',  # ... after a continuation
+    'spec s "t"\n  target: x.py\n\nrequirement R "p"\n  ensures 1\n\n\n# c\nfunction f(x: int) -> int\n'
+    '  requirement F "q"\n    ensures result > x\n',
+]
+
+
+@pytest.mark.parametrize("chunk", [1, 40])
+def test_chunked_parse_is_the_whole_text_parse(chunk: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Cut into chunks at every possible line (1) or every few lines (40), the fast parser builds the AST it
+    builds from the whole text (spans included), or rejects the text as it does."""
+    from evalgap.specs_lang import fastlex
+
+    def fast(text: str) -> Any:
+        try:
+            return dump(parse_fast(text, "t.req"))
+        except Reject:
+            return None
+
+    wholes = [fast(t) for t in CHUNKED]
+    assert sum(w is not None for w in wholes) >= len(CHUNKED) // 2
+    monkeypatch.setattr(fastlex, "CHUNK", chunk)
+    assert [fast(t) for t in CHUNKED] == wholes
+    assert len(list(fastlex.chunks(CHUNKED[-1]))) == (3 if chunk == 1 else 2)
