@@ -15,7 +15,9 @@ evaluator           what it does
 ==================  =====================================================================================
 
 CPU seconds are the user+system time of the worker processes an evaluator started (``RUSAGE_CHILDREN``
-deltas); evaluators of one candidate run one after another in one process, so the deltas do not mix.
+deltas; evaluators of one candidate run one after another in one process, so the deltas do not mix) plus, for
+the CrossHair evaluators, the CPU seconds the engine's CrossHair workers report (they are forked by a server
+process, not by the evaluator: the CPU limit, budget + 15 s, for a worker killed at it).
 """
 
 from __future__ import annotations
@@ -135,7 +137,7 @@ def _hypothesis(task: Task, cand: Candidate, s: EvalSettings, constants: str) ->
 
 def _crosshair_on(name: str, spec_text: str, folder: Path, module: str, s: EvalSettings) -> EvalVerdict:
     from evalgap.specs_lang import SpecError, check_structure, parse
-    from evalgap.verifier.engine import CheckOptions, check_spec
+    from evalgap.verifier.engine import CPU_LIMIT_MARGIN_S, CheckOptions, check_spec
     from evalgap.verifier.targets import Target
 
     detail: tuple[tuple[str, Any], ...] = (("budget_s", s.crosshair_budget_s),)
@@ -160,8 +162,13 @@ def _crosshair_on(name: str, spec_text: str, folder: Path, module: str, s: EvalS
     assert worst.verdict is not None
     detail += (("requirement", worst.id), ("paths", ev.budget.paths), ("crosshair_cpu_s", ev.budget.used_s),
                ("attempts", attempt + 1))
-    return EvalVerdict(name, worst.verdict, f"{worst.id}: {ev.reason}", counterexample=ev.counterexample,
-                       detail=detail)
+    # the engine forks CrossHair workers from a server process, so the RUSAGE_CHILDREN delta of
+    # :func:`evaluate` does not see them: report their own CPU seconds (the CPU limit for a worker killed at it)
+    limit = s.crosshair_budget_s + CPU_LIMIT_MARGIN_S
+    unseen = sum(v.budget.used_s if v.budget.used_s is not None else (limit if "CPU limit" in v.reason else 0.0)
+                 for r in checked for v in r.verdicts if v.engine == "crosshair")
+    return EvalVerdict(name, worst.verdict, f"{worst.id}: {ev.reason}", cpu_s=unseen,
+                       counterexample=ev.counterexample, detail=detail)
 
 
 def _crosshair(task: Task, cand: Candidate, s: EvalSettings) -> EvalVerdict:
@@ -246,5 +253,6 @@ def evaluate(name: str, task: Task, cand: Candidate, settings: EvalSettings) -> 
         v = fn(task, cand, settings)
     except Exception as exc:  # noqa: BLE001 - a harness bug must not lose the other verdicts
         v = EvalVerdict(name, Verdict.UNKNOWN, f"engine error: {type(exc).__name__}: {exc}")
-    return EvalVerdict(v.evaluator, v.verdict, v.reason, round(_children_cpu() - cpu0, 3),
+    # v.cpu_s: CPU seconds of processes the evaluator used but did not start (CrossHair's forked workers)
+    return EvalVerdict(v.evaluator, v.verdict, v.reason, round(_children_cpu() - cpu0 + v.cpu_s, 3),
                        round(time.monotonic() - wall0, 3), v.counterexample, v.detail)

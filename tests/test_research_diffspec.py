@@ -161,12 +161,15 @@ def test_hypothesis_draws_finite_floats_only() -> None:
 def test_crosshair_does_not_refute_on_nan_only_difference() -> None:
     v = evaluate("crosshair", _NAN_TASK, _ALWAYS, EvalSettings(crosshair_budget_s=2.0))
     assert v.verdict in (Verdict.VERIFIED, Verdict.NO_COUNTEREXAMPLE), v.reason
+    # CPU seconds include the forked CrossHair worker's (was 0.0: RUSAGE_CHILDREN does not see it)
+    assert v.cpu_s >= 0.5 * (dict(v.detail)["crosshair_cpu_s"] or 0) > 0
     wrong = Candidate("w", "toy/same", "toy", "def same(x):\n    return x < 1e9\n")   # wrong on a finite float
     assert evaluate("crosshair", _NAN_TASK, wrong, EvalSettings(crosshair_budget_s=2.0)).verdict is Verdict.REFUTED
 
 
 def _fake_results(verdict: Verdict, reason: str) -> list[Any]:
-    ev = SimpleNamespace(reason=reason, counterexample=None, budget=SimpleNamespace(paths=0, used_s=1.0))
+    ev = SimpleNamespace(engine="crosshair", reason=reason, counterexample=None,
+                         budget=SimpleNamespace(paths=0, used_s=1.0))
     return [SimpleNamespace(role="postcondition", verdict=verdict, id="DIFF", verdicts=(ev,))]
 
 
@@ -185,6 +188,7 @@ def test_crosshair_retries_after_wall_clock_kill_and_stays_unknown(monkeypatch: 
     monkeypatch.setattr(engine, "check_spec", then_refuted)
     v = evaluate("crosshair", _NAN_TASK, _ALWAYS, EvalSettings(crosshair_budget_s=1.0))
     assert v.verdict is Verdict.REFUTED and dict(v.detail)["attempts"] == 2 and len(calls) == 2
+    assert v.cpu_s >= 1.0  # the CrossHair workers' own CPU seconds (forked by a server: not in RUSAGE_CHILDREN)
 
     calls.clear()
     monkeypatch.setattr(engine, "check_spec", lambda *a, **k: calls.append(1) or _fake_results(Verdict.UNKNOWN,

@@ -25,7 +25,10 @@ from evalgap.verifier.sandbox import Limits, WorkerOutcome, prestart, run_worker
 from evalgap.verifier.targets import Target
 
 __all__ = ["CheckOptions", "check_spec", "replay", "ReplayResult", "formal_text", "span_text", "overall",
-           "warm_up"]
+           "warm_up", "CPU_LIMIT_MARGIN_S"]
+
+#: CPU seconds a CrossHair worker may use beyond its budget (start-up, Z3, cleanup) before it is killed.
+CPU_LIMIT_MARGIN_S = 15.0
 
 #: The CrossHair budget of ``evalgap check`` with no option, profile or pyproject setting (CPU seconds).
 DEFAULT_BUDGET_CHECK = DEFAULT_BUDGET_S
@@ -252,7 +255,7 @@ def _crosshair(ob: Obligation, harness: Harness, hdir: Path, target: Target, opt
     per_condition = opts.budget_s / n_conditions
     request = {"paths": [str(hdir), *target.paths], "harness": harness.module, "function": ob.function,
                "budget_s": per_condition, "per_path_timeout_s": max(0.5, per_condition / 2)}
-    limits = Limits(cpu_s=opts.budget_s + 15, wall_s=wall_limit(opts.budget_s), memory_bytes=opts.memory_bytes)
+    limits = Limits(cpu_s=opts.budget_s + CPU_LIMIT_MARGIN_S, wall_s=wall_limit(opts.budget_s), memory_bytes=opts.memory_bytes)
     out = run_worker("evalgap.verifier.crosshair_worker", request, limits)
     used = out.result.get("cpu_s") if out.result else None
     conds: list[dict[str, Any]] = list(out.result.get("conditions", [])) if out.result else []
