@@ -58,7 +58,8 @@ def crosshair_cpu(results: list[CandidateResult]) -> list[CandidateResult]:
     (``detail.crosshair_cpu_s``; the CPU limit, budget + 15 s, for a worker killed at it).
 
     The engine forks CrossHair workers from a server process, so the ``RUSAGE_CHILDREN`` delta the evaluator
-    records (``cpu_s``) does not see them and reads 0.
+    recorded (``cpu_s``) did not see them and read 0 in progress files written before ``evalgap compare``
+    added the workers' own CPU seconds; newer results already carry them and are left as they are.
     """
     out = []
     for r in results:
