@@ -195,7 +195,8 @@ def parse_lark(text: str, file: str = "<spec>") -> Spec:
         :func:`evalgap.specs_lang.check.check_structure`, not here.
 
     Raises:
-        SpecSyntaxError: the text does not fit the grammar (EG101-EG105), with line, column and caret.
+        SpecSyntaxError: the text does not fit the grammar (EG101-EG105; EG106 for an expression nested too deeply), with
+            line, column and caret.
         SpecNameError: a malformed requirement ID (EG104).
     """
     from evalgap.specs_lang.build import build_spec
@@ -215,4 +216,27 @@ def parse_lark(text: str, file: str = "<spec>") -> Spec:
     except VisitError as exc:  # lark wraps errors raised inside transformer callbacks
         if isinstance(exc.orig_exc, SpecError):
             raise exc.orig_exc from None
+        if isinstance(exc.orig_exc, RecursionError):
+            raise _too_deep(file, text) from None
         raise
+    except RecursionError:  # lark's tree transformer recurses once per tree level (~20 per bracket)
+        raise _too_deep(file, text) from None
+
+
+def _too_deep(file: str, text: str) -> SpecSyntaxError:
+    """EG106 at the first line with the most unclosed brackets (a count of ``([{`` minus ``)]}`` characters
+    from the start of the text, strings and comments not excluded: a pointer, not a parse)."""
+    depth, best, best_off = 0, -1, 0
+    for off, ch in enumerate(text):
+        if ch in "([{":
+            depth += 1
+            if depth > best:
+                best, best_off = depth, off
+        elif ch in ")]}":
+            depth -= 1
+    line = text.count("\n", 0, best_off) + 1
+    col = best_off - (text.rfind("\n", 0, best_off) + 1) + 1
+    diag = Diagnostic("EG106", Span(file, line, col, line, col + 1),
+                      "expression nested too deeply for the parser (Python's recursion limit)",
+                      "name parts of the expression with `let` to nest less")
+    return SpecSyntaxError([diag], {file: text})

@@ -294,3 +294,29 @@ def test_chunked_parse_is_the_whole_text_parse(chunk: int, monkeypatch: pytest.M
     monkeypatch.setattr(fastlex, "CHUNK", chunk)
     assert [fast(t) for t in CHUNKED] == wholes
     assert len(list(fastlex.chunks(CHUNKED[-1]))) == (3 if chunk == 1 else 2)
+
+
+def test_deeply_nested_expression_is_a_spec_error_not_a_crash() -> None:
+    """300 nested brackets exceed both parsers' recursion (the fast one falls back to lark, whose tree
+    transformer overflowed): parse() raises EG106 at the deepest bracket, not RecursionError."""
+    text = "spec x\n\nlet a = " + "(" * 300 + "1" + ")" * 300 + "\n"
+    for fn in (parse, parse_lark):
+        with pytest.raises(SpecSyntaxError) as err:
+            fn(text, "t.req")
+        diag = err.value.diagnostics[0]
+        assert (diag.code, diag.span.line, diag.span.col) == ("EG106", 3, 308)
+
+
+def test_adversarial_layout_over_chunk_boundaries_agrees() -> None:
+    """A >16 KB spec with CRLF, form feeds, trailing blanks, column-0 comments inside blocks, column-0 lines
+    inside brackets and after a continuation, and a syntax error after the first chunk: same AST or error."""
+    block = ('requirement R-{i} "Prose \u00e9 {i}."\r\n  requires (a,\r\nb) == (1, 2) and \\\r\nc\f \r\n'
+             '# col0\r\n  ensures len([x,\r\ny]) >= 0 and b"\\x00" != b""  \t\r\n')
+    text = "spec s\r\n" + "".join(block.format(i=i) for i in range(400))
+    assert len(text) > 40_000
+    assert agree(text) is not None
+    bad = text[:30_000] + "\r\nrequirement Z \"z\"\r\n  requires (1 +\r\n" + text[30_000:]
+    assert agree(bad) is None
+    with pytest.raises(SpecSyntaxError) as err:
+        parse(bad, "t.req")
+    assert err.value.diagnostics[0].span.line > 300
