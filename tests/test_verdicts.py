@@ -267,3 +267,19 @@ function first(xs: list[int]) -> int
     assert r["verdict"] == "refuted", r
     assert "postcondition `len(xs) == 0 or result == xs[0]` is false" in r["verdicts"][0]["reason"]
     assert code == 1
+
+
+def test_target_function_named_like_a_builtin_is_the_targets(tmp_path: Path) -> None:
+    # a target `def max(a, b)` shadows the builtin in its module: the harness must check it, not builtins.max
+    # (which meets this postcondition: the requirement used to be `verified` for a wrong target)
+    code, rep = _check(tmp_path, """
+        def max(a: int, b: int) -> int:
+            return a
+    """, """
+function max(a: int, b: int) -> int
+  requirement M-1 "Returns the larger of the two."
+    ensures result >= a and result >= b
+""", "--engines", "crosshair")
+    r = _req(rep, "M-1")
+    assert r["verdict"] == "refuted", r
+    assert code == 1

@@ -33,10 +33,13 @@ _LOWERED_VAR = re.compile(r"_eg_[a-z]\d+")
 class Writer:
     """Accumulates harness lines and the names the spec reads from the target module."""
 
-    def __init__(self, local_names: set[str] | None = None) -> None:
+    def __init__(self, local_names: set[str] | None = None, declared: set[str] | None = None) -> None:
         self.lines: list[str] = []
         self.target_names: set[str] = set()
         self.local_names: set[str] = set(local_names or ())
+        #: the spec's declared functions and classes: the target's even when a builtin has the name (a target
+        #: ``def sum(a, b)`` shadows the builtin in its module, and so in the harness)
+        self.declared: set[str] = set(declared or ())
 
     def emit(self, line: str = "", indent: int = 0) -> None:
         """Append ``line`` indented by ``indent`` levels of four spaces."""
@@ -44,9 +47,12 @@ class Writer:
 
     def need(self, names: set[str]) -> None:
         """Record ``names`` as names of the target (unless builtin, typing, keyword, a spec helper or a name the
-        harness defines itself, see :data:`_HARNESS_NAMES`)."""
+        harness defines itself, see :data:`_HARNESS_NAMES`; a name the spec declares as a function or class is
+        always the target's)."""
         for n in names:
-            if (n not in _BUILTINS and n not in _TYPING_NAMES and not keyword.iskeyword(n)
+            if n in self.declared and n not in self.local_names:
+                self.target_names.add(n)
+            elif (n not in _BUILTINS and n not in _TYPING_NAMES and not keyword.iskeyword(n)
                     and n not in self.local_names and n not in _HARNESS_NAMES and not _LOWERED_VAR.fullmatch(n)):
                 self.target_names.add(n)
 

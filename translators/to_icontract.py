@@ -400,7 +400,7 @@ def build_harness(spec: A.Spec, target_module: str, harness_module: str = "evalg
     from evalgap.specs_lang.lower import helper_names
     from evalgap.translators.icontract_state import STUB_RUNTIME
 
-    body = Writer(helper_names(spec))
+    body = Writer(helper_names(spec), {f.name for f in spec.functions} | {c.name for c in spec.classes})
     try:
         helpers = _helpers(spec, body)
     except UnsupportedConstruct:
