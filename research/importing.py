@@ -11,6 +11,7 @@ Output folder: ``HumanEval_N.req`` (+ ``HumanEval_N_helpers.py`` for pure helper
 from __future__ import annotations
 
 import re
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -83,20 +84,18 @@ def import_folder(fmt: str, src: Path, data_dir: Path | None, out: Path) -> Impo
         except SpecError as exc:
             skipped.append((f.name, f"translated text is not a valid spec: {str(exc).splitlines()[0]}"))
             continue
+        if imp.retyped and (why := _retyped_problem(imp)):
+            # the clauses are about Nagini's encoding (a str as a list of character codes): they do not
+            # type-check against HumanEval's signature, or hand its values to helpers written for integer
+            # codes, so the spec would be wrong, not merely weak; nothing is written for it
+            skipped.append((f.name, f"{imp.retyped[0]}, and the clauses do not fit there: {why}"))
+            continue
         stem = spec_file_stem(tid)
         (out / f"{stem}.req").write_text(imp.spec_text, encoding="utf-8")
         if imp.helpers:
             (out / f"{stem}_helpers.py").write_text("# Pure helpers imported from HumanEval-Nagini (Apache-2.0)\n"
                                                    "from typing import List, Dict, Optional, Tuple\n\n\n"
                                                    + imp.helpers, encoding="utf-8")
-        if imp.retyped and (why := _retyped_problem(out / f"{stem}.req", imp)):
-            # the clauses are about Nagini's encoding (a str as a list of character codes): they do not
-            # type-check against HumanEval's signature, or hand its values to helpers written for integer
-            # codes, so the spec would be wrong, not merely weak
-            for written in (out / f"{stem}.req", out / f"{stem}_helpers.py"):
-                written.unlink(missing_ok=True)
-            skipped.append((f.name, f"{imp.retyped[0]}, and the clauses do not fit there: {why}"))
-            continue
         imported.append((tid, imp.requires, imp.ensures))
     lines = [f"# Import report: {fmt} from {src.name}", "",
              f"{len(imported)} imported, {len(skipped)} not imported.", "", "## Not imported", "",
@@ -106,12 +105,12 @@ def import_folder(fmt: str, src: Path, data_dir: Path | None, out: Path) -> Impo
     return ImportReport(tuple(imported), tuple(skipped))
 
 
-def _retyped_problem(spec_path: Path, imp: Imported) -> str:
+def _retyped_problem(imp: Imported) -> str:
     """Why a spec whose parameters Nagini types differently cannot stand for HumanEval's signature, or ''.
 
     Args:
-        spec_path: the written ``.req`` file.
-        imp: its import (the helpers' source is searched for the names the clauses call).
+        imp: the import (its spec text is checked in a temporary folder; the helpers' source is searched for
+            the names the clauses call).
 
     Returns:
         The first type diagnostic (``'EG216 comparing str to int is always False'``), else the helpers the
@@ -121,11 +120,14 @@ def _retyped_problem(spec_path: Path, imp: Imported) -> str:
     from evalgap.specs_lang import SpecError
     from evalgap.verifier.speccheck import load_checked
 
-    try:
-        load_checked(spec_path, None, strict_target=False)
-    except SpecError as exc:
-        first = exc.diagnostics[0]
-        return f"{first.code} {first.message}"
+    with tempfile.TemporaryDirectory(prefix="evalgap-import-") as tmp:
+        spec_path = Path(tmp) / "spec.req"
+        spec_path.write_text(imp.spec_text, encoding="utf-8")
+        try:
+            load_checked(spec_path, None, strict_target=False)
+        except SpecError as exc:
+            first = exc.diagnostics[0]
+            return f"{first.code} {first.message}"
     body = imp.spec_text.split("\n", 1)[1]
     called = [n for n in re.findall(r"^def (\w+)", imp.helpers, re.M) if re.search(rf"\b{n}\(", body)]
     return f"they call helpers written for integer codes: {', '.join(called)}" if called else ""
