@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from evalgap.translators.from_prose import draft_spec, load_units, render_req
-from evalgap.verifier.author import compile_clauses, evaluate_clauses, validate_draft
+from evalgap.verifier.authoring.author import compile_clauses, evaluate_clauses, validate_draft
 
 SEED = 20261130
 

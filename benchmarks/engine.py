@@ -57,10 +57,12 @@ from pathlib import Path
 from typing import Any, Callable
 
 from evalgap.specs_lang import check_structure, parse_file
-from evalgap.verifier import engine as E
-from evalgap.verifier import forkserver
+from evalgap.verifier.engines import crosshair as C
+from evalgap.verifier.engines import run as E
+from evalgap.verifier.options import Settings
+from evalgap.verifier.sandbox import forkserver
 from evalgap.verifier.findings import Verdict
-from evalgap.verifier.targets import resolve_target
+from evalgap.verifier.project.targets import resolve_target
 
 
 def _workload(folder: Path, n: int, bits: int = 6) -> tuple[Path, Path, dict[str, str]]:
@@ -134,7 +136,7 @@ def _parse_seconds(spec_path: Path) -> tuple[float, float]:
 
 def _heavy_imports(spec_path: Path, budget: float, cache_dir: Path) -> list[str]:
     """Which heavy packages a cached ``evalgap check`` imports (``python -X importtime``)."""
-    cmd = [sys.executable, "-X", "importtime", "-c", "import sys; from evalgap.verifier.cli import main; "
+    cmd = [sys.executable, "-X", "importtime", "-c", "import sys; from evalgap.verifier.cli.main import main; "
            "sys.argv[0] = 'evalgap'; main()", "check", str(spec_path), "--engines", "crosshair", "--budget",
            str(budget), "--format", "json"]
     out = subprocess.run(cmd, capture_output=True, text=True, cwd=spec_path.parent,
@@ -186,7 +188,7 @@ def _evalgap(spec_path: Path, budget: float, jobs: int, cache_dir: Path | None) 
     target = resolve_target("bench_target.py", spec_path.parent)
     replay_s = [0.0]
     lock = threading.Lock()
-    original: Callable[..., Any] = E.replay
+    original: Callable[..., Any] = C.replay
 
     def timed_replay(*args: Any, **kwargs: Any) -> Any:
         t = time.monotonic()
@@ -197,10 +199,10 @@ def _evalgap(spec_path: Path, budget: float, jobs: int, cache_dir: Path | None) 
                 replay_s[0] += time.monotonic() - t
 
     forkserver.pool().close()  # fresh fork servers: their start-up is part of every run, as in the CLI
-    E.replay = timed_replay
+    C.replay = timed_replay
     try:
-        opts = E.CheckOptions(budget_s=budget, jobs=jobs, engines=("crosshair",), cache=cache_dir is not None,
-                              cache_dir=cache_dir)
+        opts = Settings(budget_s=budget, jobs=jobs, engines=("crosshair",), cache=cache_dir is not None,
+                        cache_dir=cache_dir)
         cpu = _self_and_children_cpu()
         start = time.monotonic()
         results = E.check_spec(parsed, source, target, opts)
@@ -209,7 +211,7 @@ def _evalgap(spec_path: Path, budget: float, jobs: int, cache_dir: Path | None) 
         if cache_dir is None:
             _CPU[f"j{jobs}"].append(_self_and_children_cpu() - cpu)
     finally:
-        E.replay = original
+        C.replay = original
     return wall, replay_s[0], {r.id: (r.verdict or Verdict.UNKNOWN).value for r in results}
 
 

@@ -26,8 +26,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
-from evalgap.verifier.gaming import GamingFinding, TestLiterals, scan_source
-from evalgap.verifier.gitdiff import added_lines
+from evalgap.verifier.analysis.gaming import GamingFinding, TestLiterals, scan_source
+from evalgap.verifier.gate.gitdiff import added_lines
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 HEF = Path("humanevalfix-python") / "humanevalfix_python_pairs.jsonl.gz"

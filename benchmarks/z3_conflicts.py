@@ -20,7 +20,7 @@ import time
 from evalgap.specs_lang import parse
 from evalgap.specs_lang.parser import grammar
 from evalgap.translators.to_z3 import build_function_models
-from evalgap.verifier.z3_backend import minimal_core
+from evalgap.verifier.analysis.z3_backend import minimal_core
 
 
 def make_spec(n: int, nvars: int, rng: random.Random) -> tuple[str, set[str]]:

@@ -1,5 +1,5 @@
 """Worker process of ``evalgap compare``: run one candidate against the benchmark's tests, the ground truth, or
-a differential Hypothesis property. Run only through :func:`evalgap.verifier.sandbox.run_worker`
+a differential Hypothesis property. Run only through :func:`evalgap.verifier.sandbox.runner.run_worker`
 (``python -m evalgap.research.eval_worker REQUEST.json RESULT.json``): candidate code is untrusted.
 
 Request keys: ``mode`` (``tests`` | ``ground-truth`` | ``hypothesis`` | ``spec-inputs``), ``candidate`` (program text),

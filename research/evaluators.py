@@ -1,5 +1,5 @@
 """The evaluators of ``evalgap compare``: each gives one :class:`EvalVerdict` per candidate, running the
-candidate only in sandboxed worker processes (:func:`evalgap.verifier.sandbox.run_worker`).
+candidate only in sandboxed worker processes (:func:`evalgap.verifier.sandbox.runner.run_worker`).
 
 ==================  =====================================================================================
 evaluator           what it does
@@ -7,7 +7,7 @@ evaluator           what it does
 ``tests``           the benchmark's own ``check(candidate)``; pass = ``no-counterexample``, fail = ``refuted``
 ``ground-truth``    candidate vs reference on every ground-truth input (HumanEval+), benchmark ``atol``
 ``crosshair``       CrossHair on the **differential** spec (:mod:`evalgap.research.diffspec`) through
-                    :func:`evalgap.verifier.engine.check_spec`; budget recorded
+                    :func:`evalgap.verifier.engines.run.check_spec`; budget recorded
 ``crosshair-prop``  CrossHair on the task's **property** spec (``Task.spec_text``), when it has one
 ``spec-inputs``     the property spec's postconditions checked concretely on every ground-truth input
 ``hypothesis``      differential Hypothesis property, recorded seeds, literal-constant mining **off**
@@ -33,11 +33,12 @@ from evalgap.research.dataset import Candidate, Task
 from evalgap.research.diffspec import BEYOND_CROSSHAIR, float_bound, write_differential
 from evalgap.research.verdicts import EvalVerdict
 from evalgap.verifier.findings import Verdict
-from evalgap.verifier.sandbox import Limits, WorkerOutcome, run_worker, wall_limit
+from evalgap.verifier.sandbox.runner import Limits, WorkerOutcome, run_worker, wall_limit
+from evalgap.verifier.sandbox.workers import WorkerKind, register
 
 __all__ = ["EvalSettings", "EVALUATORS", "evaluate", "DEFAULT_EVALUATORS"]
 
-_WORKER = "evalgap.research.eval_worker"
+_WORKER = register(WorkerKind("research-eval", "evalgap.research.eval_worker")).name
 
 #: extra CrossHair attempts after a worker was killed by its wall-clock limit (not its CPU budget): on a loaded
 #: machine the wall limit can be hit before the CPU budget is spent; a run that is killed every time stays
@@ -137,8 +138,9 @@ def _hypothesis(task: Task, cand: Candidate, s: EvalSettings, constants: str) ->
 
 def _crosshair_on(name: str, spec_text: str, folder: Path, module: str, s: EvalSettings) -> EvalVerdict:
     from evalgap.specs_lang import SpecError, check_structure, parse
-    from evalgap.verifier.engine import CPU_LIMIT_MARGIN_S, CheckOptions, check_spec
-    from evalgap.verifier.targets import Target
+    from evalgap.verifier.engines.run import CPU_LIMIT_MARGIN_S, check_spec
+    from evalgap.verifier.options import Settings
+    from evalgap.verifier.project.targets import Target
 
     detail: tuple[tuple[str, Any], ...] = (("budget_s", s.crosshair_budget_s),)
     try:
@@ -148,7 +150,8 @@ def _crosshair_on(name: str, spec_text: str, folder: Path, module: str, s: EvalS
         return EvalVerdict(name, Verdict.UNKNOWN, f"spec error: {exc}", detail=detail)
     target = Target(module, (str(folder),), module, str(folder / f"{module}.py"))
     for attempt in range(1 + WALL_RETRIES):
-        results = check_spec(spec, spec_text, target, CheckOptions(budget_s=s.crosshair_budget_s, jobs=1))
+        results = check_spec(spec, spec_text, target, Settings(budget_s=s.crosshair_budget_s, jobs=1, engines=("crosshair",),
+                                                                        cache=False, analysis=False))
         checked = [r for r in results if r.role != "precondition" and r.verdict is not None]
         if not checked:
             return EvalVerdict(name, Verdict.UNKNOWN, "spec error: the spec has no checked requirement",

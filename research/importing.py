@@ -118,7 +118,7 @@ def _retyped_problem(imp: Imported) -> str:
         ``text[i] == text[len(text) - i - 1]``, and hold for either type).
     """
     from evalgap.specs_lang import SpecError
-    from evalgap.verifier.speccheck import load_checked
+    from evalgap.verifier.project.speccheck import load_checked
 
     with tempfile.TemporaryDirectory(prefix="evalgap-import-") as tmp:
         spec_path = Path(tmp) / "spec.req"

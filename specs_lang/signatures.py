@@ -1,7 +1,7 @@
 """The target's signatures as plain data, handed to the checker by its caller.
 
 The checker never imports the target: the verifier reads these in a sandboxed subprocess
-(:mod:`evalgap.verifier.signature_worker`) and passes a :class:`ModuleSig` in. The JSON form
+(:mod:`evalgap.verifier.project.signature_worker`) and passes a :class:`ModuleSig` in. The JSON form
 (:meth:`ModuleSig.to_json` / :meth:`ModuleSig.from_json`) is what the worker writes.
 """
 

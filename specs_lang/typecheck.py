@@ -574,7 +574,7 @@ def check_names(spec: A.Spec, signatures: ModuleSig | None = None) -> list[Diagn
     Args:
         spec: a parsed spec.
         signatures: the target's signatures (from the caller's provider, e.g.
-            :func:`evalgap.verifier.signatures.target_signatures`); None checks only the spec's own names.
+            :func:`evalgap.verifier.project.signatures.target_signatures`); None checks only the spec's own names.
 
     Returns:
         The diagnostics (EG204, EG206, EG207, EG211-EG219, EG222), in source order; empty when all is well.

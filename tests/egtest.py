@@ -10,7 +10,7 @@ from typing import Any
 
 from click.testing import CliRunner
 
-from evalgap.verifier.cli import cli
+from evalgap.verifier.cli.main import cli
 
 ROOT = Path(__file__).resolve().parents[1]
 CASES = ROOT / "case_studies"

@@ -6,9 +6,10 @@ import textwrap
 from pathlib import Path
 
 from evalgap.specs_lang import check_structure, parse_file
-from evalgap.verifier.engine import CheckOptions, check_spec
+from evalgap.verifier.engines.run import check_spec
+from evalgap.verifier.options import Settings
 from evalgap.verifier.findings import RequirementResult
-from evalgap.verifier.targets import resolve_target
+from evalgap.verifier.project.targets import resolve_target
 
 SPEC_F = """\
 spec t "engine test"
@@ -30,13 +31,14 @@ def write_case(folder: Path, target_src: str, spec_src: str = SPEC_F, name: str 
 
 
 def run_check(spec: Path, **opts: object) -> list[RequirementResult]:
-    """Parse and check ``spec`` against its own target with ``CheckOptions(**opts)``."""
+    """Parse and check ``spec`` against its own target with ``Settings(**opts)`` (test defaults: CrossHair
+    only, one job, no cache, unless ``opts`` say otherwise)."""
     parsed = parse_file(spec)
     source = spec.read_text(encoding="utf-8")
     check_structure(parsed, source)
     assert parsed.target is not None
     target = resolve_target(parsed.target, spec.parent.resolve())
-    return check_spec(parsed, source, target, CheckOptions(**opts))  # type: ignore[arg-type]
+    return check_spec(parsed, source, target, Settings(**{"engines": ("crosshair",), "jobs": 1, "cache": False, **opts}))  # type: ignore[arg-type]
 
 
 def snapshot(folder: Path) -> dict[str, bytes]:

@@ -8,7 +8,7 @@ import pytest
 
 from evalgap.verifier.findings import (Budget, EngineVerdict, RequirementResult, SpecFinding, TestEvidence,
                                        Verdict)
-from evalgap.verifier.gap import GapReport, build_report
+from evalgap.verifier.report.gap import GapReport, build_report
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED_DATA = REPO.parent / "shared" / "data"

@@ -6,9 +6,9 @@ import z3
 
 from evalgap.specs_lang import parse
 from evalgap.translators.to_z3 import build_function_models
-from evalgap.verifier.analysis import analyze_spec
-from evalgap.verifier.spec_findings import AnalysisReport, analysis_exit_code
-from evalgap.verifier.z3_backend import minimal_core
+from evalgap.verifier.analysis.run import analyze_spec
+from evalgap.verifier.analysis.spec_findings import AnalysisReport, analysis_exit_code
+from evalgap.verifier.analysis.z3_backend import minimal_core
 
 
 def run(text: str, timeout: float = 3.0) -> AnalysisReport:
@@ -158,7 +158,7 @@ def test_models_keep_roles() -> None:
 
 
 def test_codes_and_kinds_come_from_the_tables() -> None:
-    from evalgap.verifier.spec_findings import ANALYSIS_CODES, FINDING_KINDS
+    from evalgap.verifier.analysis.spec_findings import ANALYSIS_CODES, FINDING_KINDS
 
     rep = run(CONFLICT + '''function g(x: float) -> float
   requirement G-1 "r"

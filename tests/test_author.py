@@ -13,7 +13,7 @@ from evalgap.translators.from_prose import draft_spec, load_units, render_req
 from evalgap.translators.prose_patterns import CATALOGUE, match_rules
 from evalgap.translators.prose_split import segment_text
 from evalgap.translators.prose_terms import Context, Signature
-from evalgap.verifier.cli import cli
+from evalgap.verifier.cli.main import cli
 
 PROSE = """# Sorting service
 

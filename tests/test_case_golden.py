@@ -21,12 +21,13 @@ import pytest
 
 from evalgap.specs_lang import parse_file
 from evalgap.translators.to_icontract import build_harness
-from evalgap.verifier.case import load_case
-from evalgap.verifier.engine import CheckOptions, replay
+from evalgap.verifier.project.case import load_case
+from evalgap.verifier.engines.run import replay
+from evalgap.verifier.options import Settings
 from evalgap.verifier.findings import Verdict
-from evalgap.verifier.gap import GapReport
-from evalgap.verifier.suite import check_case, find_cases
-from evalgap.verifier.targets import resolve_target
+from evalgap.verifier.report.gap import GapReport
+from evalgap.verifier.project.suite import check_case, find_cases
+from evalgap.verifier.project.targets import resolve_target
 
 ROOT = Path(__file__).resolve().parents[1]
 CASES = ROOT / "case_studies"
@@ -100,7 +101,7 @@ def _replay_all(folder: Path, impl: str, report: GapReport) -> None:
 def test_case_matches_golden_and_manifest(rel: str, impl: str, update_golden: bool) -> None:
     folder = CASES / rel
     case = load_case(folder)
-    report = check_case(case, impl, CheckOptions(budget_s=BUDGET_S, jobs=2))
+    report = check_case(case, impl, Settings(budget_s=BUDGET_S, jobs=2, engines=("crosshair",), cache=False))
     snap = _snapshot(rel, impl, report)
 
     # 1. the manifest: every requirement listed, every verdict accepted (never rewritten by --update-golden)

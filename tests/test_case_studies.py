@@ -14,9 +14,9 @@ import pytest
 
 from evalgap.specs_lang import parse_file
 from evalgap.translators import build_harness
-from evalgap.verifier.case import load_case
-from evalgap.verifier.engine import replay
-from evalgap.verifier.targets import resolve_target
+from evalgap.verifier.project.case import load_case
+from evalgap.verifier.engines.run import replay
+from evalgap.verifier.project.targets import resolve_target
 
 from egtest import CASES, run_cli
 

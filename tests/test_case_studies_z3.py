@@ -9,8 +9,8 @@ import pytest
 from click.testing import CliRunner
 
 from evalgap.specs_lang import parse
-from evalgap.verifier.analysis import analyze_spec, check_config_file
-from evalgap.verifier.cli import cli
+from evalgap.verifier.analysis.run import analyze_spec, check_config_file
+from evalgap.verifier.cli.main import cli
 
 ROOT = Path(__file__).resolve().parents[1] / "case_studies"
 

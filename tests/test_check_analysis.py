@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from evalgap.verifier.cli import cli
+from evalgap.verifier.cli.main import cli
 from evalgap.verifier.findings import RequirementResult, Verdict
-from evalgap.verifier.gap import build_report, exit_code
-from evalgap.verifier.spec_findings import AnalysisReport, SpecFinding
+from evalgap.verifier.report.gap import build_report, exit_code
+from evalgap.verifier.analysis.spec_findings import AnalysisReport, SpecFinding
 
 
 def _report(analysis: AnalysisReport | None) -> object:
@@ -54,7 +54,7 @@ function clamp(x: int) -> int
 def test_text_report_groups_requirements_outside_the_fragment() -> None:
     import io
 
-    from evalgap.verifier.report_analysis import render_analysis_text
+    from evalgap.verifier.report.analysis_text import render_analysis_text
 
     findings = tuple(SpecFinding("EG308", "unknown", "unknown", "top level", (i,), f"{i}: unknown (scenario clause)")
                      for i in ("KV-1", "KV-2", "KV-3"))

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from evalgap.verifier.cli import cli
+from evalgap.verifier.cli.main import cli
 
 ROOT = Path(__file__).parents[1]
 

@@ -11,7 +11,7 @@ import icontract
 import pytest
 from click.testing import CliRunner
 
-from evalgap.verifier.cli import cli
+from evalgap.verifier.cli.main import cli
 
 ROOT = Path(__file__).parents[1]
 SPECS = Path(__file__).parent / "specs"

@@ -10,10 +10,10 @@ import pytest
 
 from evalgap.specs_lang import parse
 from evalgap.translators.to_z3.config import ConfigDataError, build_config_model
-from evalgap.verifier.analysis import analyze_spec, check_config_file, load_config_document
+from evalgap.verifier.analysis.run import analyze_spec, check_config_file, load_config_document
 from evalgap.verifier.errors import UsageError
-from evalgap.verifier.spec_findings import analysis_exit_code
-from evalgap.verifier.z3_backend.configs import check_configuration, path_matches
+from evalgap.verifier.analysis.spec_findings import analysis_exit_code
+from evalgap.verifier.analysis.z3_backend.configs import check_configuration, path_matches
 
 SPEC = '''spec svc "Service limits"
 record Pool: name: str, size: int in 1..64, burst: float

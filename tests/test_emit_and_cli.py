@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from evalgap.verifier.cli import cli
+from evalgap.verifier.cli.main import cli
 
 KVSTORE = Path(__file__).resolve().parents[1] / "case_studies" / "kvstore"
 

@@ -15,13 +15,14 @@ import pytest
 
 from enginehelp import write_case
 from evalgap.specs_lang.loader import load_spec
-from evalgap.verifier import engine as E
-from evalgap.verifier import forkserver, sandbox
-from evalgap.verifier.analysis import analyze_spec, analyze_spec_cached
+from evalgap.verifier.engines import run as E
+from evalgap.verifier.sandbox import forkserver
+from evalgap.verifier.sandbox import runner as sandbox
+from evalgap.verifier.analysis.run import analyze_spec, analyze_spec_cached
 from evalgap.verifier.cache import ResultCache
 from evalgap.verifier.findings import EngineVerdict, Verdict
-from evalgap.verifier.signatures import target_signatures
-from evalgap.verifier.targets import resolve_target
+from evalgap.verifier.project.signatures import target_signatures
+from evalgap.verifier.project.targets import resolve_target
 
 SPEC_EX = """\
 spec t "speed test"
@@ -54,12 +55,12 @@ def test_signatures_come_from_the_cache_and_a_corrupt_entry_is_rebuilt(tmp_path:
         calls.append(module)
         return real(module, *a, **k)  # type: ignore[arg-type]
 
-    monkeypatch.setattr("evalgap.verifier.signatures.run_worker", counting)
+    monkeypatch.setattr("evalgap.verifier.project.signatures.run_worker", counting)
     assert target_signatures(target, cache=cache) == first and calls == []  # answered from the cache
     entry = _entries(tmp_path / "cache")[0]
     entry.write_text(entry.read_text().replace('"f"', '"g"'))  # checksum no longer matches
     again = target_signatures(target, cache=cache)
-    assert again == first and calls == ["evalgap.verifier.signature_worker"] and cache.rejected == 1
+    assert again == first and calls == ["signature"] and cache.rejected == 1
     (spec.parent / "target_mod.py").write_text("def f(n: int, m: int = 0) -> int:\n    return n\n")
     changed = target_signatures(target, cache=cache)  # another source: another key, read afresh
     assert [p.name for p in changed.functions["f"].params] == ["n", "m"] and len(calls) == 2
@@ -94,7 +95,7 @@ def test_a_fully_cached_check_imports_no_heavy_engine(tmp_path: Path) -> None:
     crosshair, hypothesis, icontract, rich, jinja2 imported (``python -X importtime``)."""
     spec = write_case(tmp_path / "c", "def f(n: int) -> int:\n    return n\n", SPEC_EX)
     env = {**os.environ, "EVALGAP_CACHE_DIR": str(tmp_path / "cache")}
-    code = "import sys; from evalgap.verifier.cli import main; sys.argv[0] = 'evalgap'; main()"
+    code = "import sys; from evalgap.verifier.cli.main import main; sys.argv[0] = 'evalgap'; main()"
     args = ["check", str(spec), "--engines", "crosshair", "--budget", "2", "-f", "json"]
     first = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, env=env,
                            timeout=300)
@@ -106,14 +107,14 @@ def test_a_fully_cached_check_imports_no_heavy_engine(tmp_path: Path) -> None:
     assert all(v["cached"] for r in two["requirements"] for v in r["verdicts"] if v["engine"] != "none")
     assert one["spec_findings"] == two["spec_findings"] and two["spec_findings"]
     imported = {ln.rsplit("|", 1)[-1].strip() for ln in second.stderr.splitlines() if ln.startswith("import time:")}
-    assert "evalgap.verifier.cli" in imported
+    assert "evalgap.verifier.cli.main" in imported
     heavy = {"z3", "crosshair", "hypothesis", "icontract", "rich", "jinja2"} & imported
     assert heavy == set(), f"a cached run imported {heavy}"
 
 
 def test_one_fork_server_per_worker_even_while_they_start(monkeypatch: pytest.MonkeyPatch) -> None:
     """Prestarted servers count as coming: threads asking at once wait for them instead of starting more."""
-    kind = "evalgap.verifier.replay_worker"
+    kind = "replay"
     started: list[str] = []
     real = forkserver.ForkServer.__init__
 

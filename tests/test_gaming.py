@@ -7,8 +7,8 @@ import textwrap
 
 import pytest
 
-from evalgap.verifier.gaming import RULES, TestLiterals, is_trivial, scan_source
-from evalgap.verifier.gitdiff import added_lines
+from evalgap.verifier.analysis.gaming import RULES, TestLiterals, is_trivial, scan_source
+from evalgap.verifier.gate.gitdiff import added_lines
 
 
 def codes(src: str, **kw: object) -> list[str]:

@@ -7,7 +7,7 @@ from report_fixtures import sample_report
 
 from evalgap.verifier.errors import UsageError
 from evalgap.verifier.findings import SpecFinding
-from evalgap.verifier.gap import (EXIT_OK, EXIT_REFUTED, EXIT_UNKNOWN, FLAGS, exit_code, parse_fail_on,
+from evalgap.verifier.report.gap import (EXIT_OK, EXIT_REFUTED, EXIT_UNKNOWN, FLAGS, exit_code, parse_fail_on,
                                   requirement_flags)
 
 
@@ -94,7 +94,7 @@ def test_spec_findings_from_other_shapes() -> None:
     """The Z3 analysis (another module) may name fields differently; the adapter maps them."""
     from dataclasses import dataclass
 
-    from evalgap.verifier.gap import spec_findings_from
+    from evalgap.verifier.report.gap import spec_findings_from
 
     @dataclass(frozen=True)
     class Other:

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from evalgap.verifier.cli import cli
-from evalgap.verifier.gate import GateOptions, GateReport, gate_exit_code, run_gate
-from evalgap.verifier.gate_report import (gate_to_dict, render_gate_junit, render_gate_markdown,
+from evalgap.verifier.cli.main import cli
+from evalgap.verifier.gate.run import GateOptions, GateReport, gate_exit_code, run_gate
+from evalgap.verifier.gate.report import (gate_to_dict, render_gate_junit, render_gate_markdown,
                                           render_gate_sarif, render_gate_text)
 from gate_repos import build_repo, shared_data  # noqa: F401 - fixture
 
@@ -140,10 +140,10 @@ def test_differences_are_classified_by_replaying_the_requirements(stats: Path, t
     """Direct test of the classification: an input outside the precondition, an input where base violates
     the requirement and head meets it, and one where nothing explains the change."""
     from evalgap.specs_lang import parse_file
-    from evalgap.verifier.behavior_diff import Behavior, BehaviorDifference
-    from evalgap.verifier.gate import _classify, _harness_sides
-    from evalgap.verifier.gitdiff import ChangedUnit, materialize
-    from evalgap.verifier.targets import resolve_target
+    from evalgap.verifier.gate.behavior_diff import Behavior, BehaviorDifference
+    from evalgap.verifier.gate.run import _classify, _harness_sides
+    from evalgap.verifier.gate.gitdiff import ChangedUnit, materialize
+    from evalgap.verifier.project.targets import resolve_target
 
     snap = materialize(stats, "main", "proxy", None, tmp_path / "snap")
     spec = parse_file(snap.head_dir / "stats.req")

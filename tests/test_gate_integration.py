@@ -48,7 +48,7 @@ def test_action_script_runs_the_gate_and_sets_outputs(tmp_path: Path) -> None:
 def test_staged_mode_gates_the_index_for_pre_commit(tmp_path: Path) -> None:
     from click.testing import CliRunner
 
-    from evalgap.verifier.cli import cli
+    from evalgap.verifier.cli.main import cli
 
     repo = build_repo("stats", tmp_path / "repo")
     shutil.copy(FIXTURES / "stats" / "icontract" / "stats.py", repo / "stats.py")

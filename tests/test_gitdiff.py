@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from evalgap.verifier.gitdiff import GateError, added_lines, changed_units, materialize, module_name_for
+from evalgap.verifier.gate.gitdiff import GateError, added_lines, changed_units, materialize, module_name_for
 from gate_repos import build_repo, git
 
 BASE = '''"""Doc."""

@@ -15,7 +15,7 @@ from click.testing import CliRunner
 
 from evalgap.translators.llm_client import LLMConfig, LLMError, chat, llm_engine
 from evalgap.translators.prose_terms import Signature
-from evalgap.verifier.cli import cli
+from evalgap.verifier.cli.main import cli
 
 SIG = Signature("g", (("xs", "list[int]"),), "int")
 

@@ -18,9 +18,9 @@ from egtest import run_cli
 from evalgap.specs_lang import parse
 from evalgap.translators import build_harness
 from evalgap.translators.to_icontract import Harness
-from evalgap.verifier.analysis import analyze_spec
-from evalgap.verifier.engine import ReplayResult, replay
-from evalgap.verifier.targets import resolve_target
+from evalgap.verifier.analysis.run import analyze_spec
+from evalgap.verifier.engines.run import ReplayResult, replay
+from evalgap.verifier.project.targets import resolve_target
 
 SPEC = '''spec withdraw "Withdraw with exceptional behaviour"
   target: bank.py

@@ -7,8 +7,8 @@ from pathlib import Path
 
 from evalgap.specs_lang import parse
 from evalgap.translators import build_harness
-from evalgap.verifier.engine import replay
-from evalgap.verifier.targets import resolve_target
+from evalgap.verifier.engines.run import replay
+from evalgap.verifier.project.targets import resolve_target
 
 
 def _setup(tmp_path: Path) -> tuple[Path, object, object]:
@@ -45,7 +45,7 @@ def _mismatch_setup(tmp_path: Path, target_src: str) -> tuple[Path, object, obje
 
 
 def _verdict_of(harness: object, rep: object, args: list[str]) -> object:
-    from evalgap.verifier.engine import _from_replay
+    from evalgap.verifier.engines.common import from_replay as _from_replay
     from evalgap.verifier.findings import Budget
 
     ob = harness.obligation("A-1")  # type: ignore[attr-defined]
@@ -91,7 +91,7 @@ def test_arguments_not_fitting_the_check_function_are_an_engine_error(tmp_path: 
 def test_origin_reads_the_traceback(tmp_path: Path) -> None:
     """Who raised, from the frames' files: the target's folder (not a virtual environment inside it), the
     harness's call site (argument TypeError: the boundary), or nothing of the harness at all (engine)."""
-    from evalgap.verifier.replay_worker import origin
+    from evalgap.verifier.engines.replay_worker import origin
 
     project = tmp_path / "project"
     venv_lib = project / ".venv" / "lib" / "python3.11" / "site-packages" / "libx.py"
@@ -123,7 +123,7 @@ def test_origin_counts_a_contract_wrapper_the_target_exports_as_the_target(tmp_p
     frame the harness called is the wrapper the target module exports, so the target raised."""
     import types
 
-    from evalgap.verifier.replay_worker import origin, target_code_objects
+    from evalgap.verifier.engines.replay_worker import origin, target_code_objects
 
     lib = tmp_path / "site-packages" / "contractlib.py"
     harness = tmp_path / "h" / "harness.py"

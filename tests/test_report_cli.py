@@ -12,8 +12,8 @@ import pytest
 from click.testing import CliRunner
 from report_fixtures import KV, REPO, SHARED_DATA
 
-from evalgap.verifier.cli import cli
-from evalgap.verifier.report_json import validate_report
+from evalgap.verifier.cli.main import cli
+from evalgap.verifier.report.json_report import validate_report
 
 
 @pytest.fixture(scope="module")
@@ -104,7 +104,7 @@ def test_explain_and_diff(runs: dict[str, object]) -> None:
 def test_schema_command_prints_shipped_schema() -> None:
     res = CliRunner().invoke(cli, ["schema"])
     assert res.exit_code == 0
-    shipped = (REPO / "verifier" / "schema" / "gap-report.schema.json").read_text(encoding="utf-8")
+    shipped = (REPO / "verifier" / "report" / "schema" / "gap-report.schema.json").read_text(encoding="utf-8")
     assert json.loads(res.output) == json.loads(shipped)
 
 

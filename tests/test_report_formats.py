@@ -15,8 +15,8 @@ from report_fixtures import sample_report, shared_data_or_skip
 
 from evalgap.verifier.errors import UsageError
 from evalgap.verifier.findings import SpecFinding
-from evalgap.verifier.outputs import Destination, plan_outputs, render
-from evalgap.verifier.report_json import load_schema, to_dict, validate_report
+from evalgap.verifier.report.outputs import Destination, plan_outputs, render
+from evalgap.verifier.report.json_report import load_schema, to_dict, validate_report
 
 TARGET = '''class Store:
     def __init__(self):

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from report_fixtures import sample_report
 
-from evalgap.verifier.outputs import render
+from evalgap.verifier.report.outputs import render
 
 
 def _chromium() -> str:

@@ -175,7 +175,7 @@ def _fake_results(verdict: Verdict, reason: str) -> list[Any]:
 
 def test_crosshair_retries_after_wall_clock_kill_and_stays_unknown(monkeypatch: pytest.MonkeyPatch,
                                                                    tmp_path: Path) -> None:
-    import evalgap.verifier.engine as engine
+    import evalgap.verifier.engines.run as engine
 
     killed = "timeout: the worker exceeded its wall-clock limit (40 s) and was killed"
     calls: list[int] = []

@@ -10,7 +10,7 @@ import pytest
 
 from enginehelp import run_check, snapshot, write_case
 from evalgap.verifier.findings import Verdict
-from evalgap.verifier.sandbox import Limits, run_worker
+from evalgap.verifier.sandbox.runner import Limits, run_worker
 
 # Two requirements per spec: the misbehaving function and a well-behaved one, so "the run goes on" is shown.
 SPEC_TWO = """\
@@ -141,7 +141,7 @@ def test_endless_loop_is_budget_exhausted(tmp_path: Path) -> None:
 
 def test_wall_clock_kills_the_whole_process_group(tmp_path: Path) -> None:
     """A worker that never returns is killed at its wall-clock limit, and reported as a timeout."""
-    out = run_worker("evalgap.verifier.replay_worker", {"paths": [], "harness": "time", "function": "sleep",
+    out = run_worker("replay", {"paths": [], "harness": "time", "function": "sleep",
                                                          "args": ["30"]}, Limits(cpu_s=5, wall_s=1.5))
     assert out.status == "timeout" and out.result is None and out.wall_s < 10
 
@@ -149,7 +149,7 @@ def test_wall_clock_kills_the_whole_process_group(tmp_path: Path) -> None:
 def test_os_exit_without_guard_is_a_crash(tmp_path: Path) -> None:
     """With the guard off, os._exit(0) ends the worker without a result: status ``crashed``, exit code 0."""
     (tmp_path / "exiter.py").write_text("import os\ndef go():\n    os._exit(0)\n", encoding="utf-8")
-    out = run_worker("evalgap.verifier.replay_worker", {"paths": [str(tmp_path)], "harness": "exiter",
+    out = run_worker("replay", {"paths": [str(tmp_path)], "harness": "exiter",
                                                          "function": "go", "args": [], "guard": False},
                      Limits(cpu_s=5, wall_s=20))
     assert out.status == "crashed" and out.returncode == 0 and out.result is None
@@ -161,7 +161,7 @@ def test_guard_blocks_in_replay_worker(tmp_path: Path, event: str) -> None:
     code = {"fork": "import os\ndef go():\n    os.fork()\n",
             "write": f"def go():\n    open({str(outside)!r}, 'w').write('x')\n"}[event]
     (tmp_path / "mod.py").write_text(code, encoding="utf-8")
-    out = run_worker("evalgap.verifier.replay_worker", {"paths": [str(tmp_path)], "harness": "mod",
+    out = run_worker("replay", {"paths": [str(tmp_path)], "harness": "mod",
                                                          "function": "go", "args": []}, Limits(cpu_s=5, wall_s=20))
     assert out.result is not None and out.result["outcome"] == "exception"
     assert out.result["type"] == "SandboxBlocked" and out.result["blocked"]
@@ -180,22 +180,22 @@ def test_limits_hold_in_both_modes(tmp_path: Path, worker_mode: str) -> None:
                                       "def hog():\n    return len(bytearray(8 * 1024 ** 3))\n"
                                       "def env():\n    import os\n    return sorted(os.environ)\n", encoding="utf-8")
     base = {"paths": [str(tmp_path)], "harness": "burn", "args": [], "guard": False}
-    cpu = run_worker("evalgap.verifier.replay_worker", {**base, "function": "spin"}, Limits(cpu_s=1, wall_s=30))
+    cpu = run_worker("replay", {**base, "function": "spin"}, Limits(cpu_s=1, wall_s=30))
     assert cpu.status == "cpu-limit", (worker_mode, cpu)
-    mem = run_worker("evalgap.verifier.replay_worker", {**base, "function": "hog"},
+    mem = run_worker("replay", {**base, "function": "hog"},
                      Limits(cpu_s=10, wall_s=30, memory_bytes=1024 ** 3))
     assert mem.result is not None and mem.result["type"] == "MemoryError", (worker_mode, mem)
-    env = run_worker("evalgap.verifier.replay_worker", {**base, "function": "env"}, Limits(cpu_s=10, wall_s=30))
+    env = run_worker("replay", {**base, "function": "env"}, Limits(cpu_s=10, wall_s=30))
     assert env.result is not None and env.result["outcome"] == "passed"
     shown = env.result["returned"]
     assert "EVALGAP_CACHE_DIR" not in shown and "HOME" in shown  # scrubbed environment
 
 
 def test_fork_server_is_reused(tmp_path: Path) -> None:
-    from evalgap.verifier import forkserver
+    from evalgap.verifier.sandbox import forkserver
 
     (tmp_path / "pid.py").write_text("import os\ndef ppid():\n    return os.getppid()\n", encoding="utf-8")
     req = {"paths": [str(tmp_path)], "harness": "pid", "function": "ppid", "args": []}
-    parents = {run_worker("evalgap.verifier.replay_worker", req, Limits(cpu_s=5, wall_s=20)).result["returned"]
+    parents = {run_worker("replay", req, Limits(cpu_s=5, wall_s=20)).result["returned"]
                for _ in range(3)}  # type: ignore[index]
     assert forkserver.enabled() and len(parents) == 1  # every job forked from the same server

@@ -13,9 +13,11 @@ import pytest
 from enginehelp import run_check, write_case
 from evalgap.specs_lang import check_structure, parse_file
 from evalgap.translators.to_icontract import build_harness
-from evalgap.verifier.engine import DEFAULT_BUDGET_CHECK, _from_replay, replay
+from evalgap.verifier.engines.common import from_replay as _from_replay
+from evalgap.verifier.engines.common import replay
+from evalgap.verifier.options import DEFAULT_BUDGET_S as DEFAULT_BUDGET_CHECK
 from evalgap.verifier.findings import Budget, Verdict
-from evalgap.verifier.targets import resolve_target
+from evalgap.verifier.project.targets import resolve_target
 
 BROKEN = "def f(n: int) -> int:\n    return n + 1\n"
 
@@ -44,7 +46,7 @@ def test_known_violating_call_raises_under_replay_enforcement(tmp_path: Path) ->
 def test_enforcement_selftest_detects_crosshair_import() -> None:
     """Importing CrossHair turns icontract's checks into no-ops; the replay worker's self-test notices."""
     code = ("import crosshair.core_and_libs\n"
-            "from evalgap.verifier.replay_worker import _enforcement_selftest\n"
+            "from evalgap.verifier.engines.replay_worker import _enforcement_selftest\n"
             "print(_enforcement_selftest())\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert "icontract checks are disabled" in out.stdout, out.stderr[-2000:]

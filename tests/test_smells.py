@@ -8,7 +8,7 @@ import json
 import pytest
 from report_fixtures import REPO
 
-from evalgap.verifier.smells import SMELL_CODES, find_smells, split_sentences
+from evalgap.verifier.analysis.smells import SMELL_CODES, find_smells, split_sentences
 
 
 @pytest.mark.parametrize(("prose", "code", "phrase"), [

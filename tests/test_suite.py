@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from evalgap.verifier.findings import RequirementResult, Verdict
-from evalgap.verifier.gap import build_report
-from evalgap.verifier.suite import CaseRow, SuiteResult, find_cases, manifest_mismatches, suite_exit_code
+from evalgap.verifier.report.gap import build_report
+from evalgap.verifier.project.suite import CaseRow, SuiteReport, find_cases, manifest_mismatches, suite_exit_code
 
 from egtest import run_cli
 
@@ -55,7 +55,7 @@ def test_suite_exit_code_precedence() -> None:
     error = CaseRow("d", "", 0, 0, 0, 0, 0.1, False, ("bad",), True)
 
     def code(*rows: CaseRow) -> int:
-        return suite_exit_code(SuiteResult("/x", 1.0, rows, 0.4))
+        return suite_exit_code(SuiteReport("/x", 1.0, rows, 0.4))
 
     assert (code(ok), code(ok, unknown), code(unknown, refuted), code(refuted, error)) == (0, 3, 1, 2)
 

@@ -10,9 +10,9 @@ from report_fixtures import KV
 
 from evalgap.specs_lang import parse_file
 from evalgap.verifier.errors import UsageError
-from evalgap.verifier.targets import resolve_target
-from evalgap.verifier import tests_map as tm
-from evalgap.verifier.traceability import requirement_functions, target_definitions
+from evalgap.verifier.project.targets import resolve_target
+from evalgap.verifier.project import tests_map as tm
+from evalgap.verifier.report.traceability import requirement_functions, target_definitions
 
 
 def test_kvstore_tests_traced_per_test() -> None:

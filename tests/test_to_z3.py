@@ -15,6 +15,7 @@ from evalgap.specs_lang import parse
 from evalgap.translators.errors import UnsupportedConstruct
 from evalgap.translators.pyexpr import to_python
 from evalgap.translators.to_z3 import Translator, Val, build_function_models
+from evalgap.translators.to_z3 import arith as zarith
 from evalgap.translators.to_z3 import expr as zexpr
 from evalgap.translators.to_z3.types import BOOL, INT
 
@@ -91,7 +92,7 @@ def test_differential_check_catches_smt_div(monkeypatch: pytest.MonkeyPatch) -> 
     node = _expr("a // b")
     env = {"a": 7, "b": -2, "c": 0, "p": False, "q": False}
     assert agree(node, env)
-    monkeypatch.setattr(zexpr, "_py_floordiv", lambda x, y: x / y)
+    monkeypatch.setattr(zarith, "_py_floordiv", lambda x, y: x / y)
     assert not agree(node, env)
 
 

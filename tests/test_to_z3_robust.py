@@ -39,8 +39,8 @@ def test_translator_never_crashes(node: Any) -> None:
 @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
 @given(specs())
 def test_analysis_never_crashes(spec: Any) -> None:
-    from evalgap.verifier.analysis import analyze_spec
-    from evalgap.verifier.spec_findings import ANALYSIS_CODES
+    from evalgap.verifier.analysis.run import analyze_spec
+    from evalgap.verifier.analysis.spec_findings import ANALYSIS_CODES
 
     rep = analyze_spec(spec, 0.2)
     assert all(f.code in ANALYSIS_CODES for f in rep.findings)

@@ -107,8 +107,8 @@ def test_every_code_is_documented() -> None:
 
 
 def test_signatures_from_the_sandboxed_provider() -> None:
-    from evalgap.verifier.signatures import target_signatures
-    from evalgap.verifier.targets import resolve_target
+    from evalgap.verifier.project.signatures import target_signatures
+    from evalgap.verifier.project.targets import resolve_target
 
     sigs = target_signatures(resolve_target("demo_target.py", SPECS))
     assert [p.name for p in sigs.functions["sort_list"].params] == ["items", "reverse"]

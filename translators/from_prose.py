@@ -6,7 +6,7 @@ clauses for each sentence (:func:`pattern_engine` here, :mod:`llm_client` for a 
 clause is linted on its own (parse, structure, translation) → :func:`render_req` writes the spec, where
 every sentence is a requirement, with formal clauses or ``informal CATEGORY "reason"``, and every example
 is an ``example`` requirement. Validation against examples and a reference runs in the verifier
-(:mod:`evalgap.verifier.author`), since it executes code.
+(:mod:`evalgap.verifier.authoring.author`), since it executes code.
 """
 
 from __future__ import annotations

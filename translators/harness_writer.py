@@ -168,7 +168,7 @@ def exceptional_body(call: str, raises: list[A.Raises], ensures: list[str], *, o
 
     Returns:
         Lines of a function body (no indentation) ending in ``return 0``; every failing ``return`` is a
-        constant, so :mod:`evalgap.verifier.emit_tests` can turn the body into assertions.
+        constant, so :mod:`evalgap.verifier.report.emit_tests` can turn the body into assertions.
     """
     n = len(raises)
     body = [f"_eg_when = [{', '.join(f'bool({to_python(r.when)})' for r in raises)}]"]

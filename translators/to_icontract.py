@@ -24,7 +24,6 @@ that use it fail (as a spec error), not the whole harness.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 from evalgap.specs_lang import ast as A

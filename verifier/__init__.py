@@ -1,39 +1,24 @@
-"""evalgap's verifier: sandboxed engines, verdicts, the gap report and the ``evalgap`` CLI.
+"""evalgap's verifier: everything that runs or judges the code under check.
 
-Public entry points: :func:`check_spec` (check a parsed spec against a :class:`Target`),
-:func:`resolve_target`, :class:`CheckOptions`, the result records in :mod:`evalgap.verifier.findings`,
-:func:`build_report` / :class:`GapReport`, and the error root :class:`VerifierError`.
-CrossHair is never imported here: it runs only inside worker subprocesses.
+The public entry points are in the root package :mod:`evalgap` (``evalgap.check``, ``evalgap.gate``, ...);
+this package holds their machinery, one sub-package per feature, data flowing one way
+(``specs_lang`` -> ``translators`` -> ``verifier`` -> ``research``; the verifier never imports ``research``):
 
-The names are imported lazily (PEP 562 ``__getattr__``): importing a submodule (a worker, the fork
-server, the CLI) does not pay for the engine, the translators and the spec language.
+=================  ==========================================================================================
+``options``        :class:`~evalgap.verifier.options.Settings`, the one options record, and its layers
+``findings``       the result model: verdicts, engine verdicts, requirement results (frozen data)
+``events``         progress events handed to ``on_event`` callbacks
+``errors``         the package's exception root, :class:`~evalgap.verifier.errors.VerifierError`
+``cache``          the on-disk result cache
+``sandbox/``       worker processes: the registry of worker kinds, limits, fork servers, the guard
+``engines/``       CrossHair, Hypothesis and replay: obligations in, engine verdicts out
+``analysis/``      static analysis: Z3 over the spec, requirement smells, the gaming scan of code
+``project/``       what is checked: targets, case folders and suites, signatures, the project's tests
+``report/``        the gap report model and its renderers (text, JSON, Markdown, SARIF, JUnit, HTML)
+``gate/``          checking a change: git snapshots, behaviour diffs, the gate report
+``authoring/``     drafting specs from prose, exporting contracts, formatting
+``cli/``           the ``evalgap`` command, one module per command, a thin layer over :mod:`evalgap`
+=================  ==========================================================================================
+
+CrossHair is never imported in the parent process: it runs only inside worker subprocesses.
 """
-
-from __future__ import annotations
-
-import importlib
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from evalgap.verifier.engine import CheckOptions, check_spec
-    from evalgap.verifier.errors import VerifierError
-    from evalgap.verifier.findings import EngineVerdict, RequirementResult, Verdict
-    from evalgap.verifier.gap import GapReport, build_report, exit_code
-    from evalgap.verifier.targets import Target, resolve_target
-
-__all__ = ["check_spec", "CheckOptions", "VerifierError", "EngineVerdict", "RequirementResult", "Verdict",
-           "GapReport", "build_report", "exit_code", "Target", "resolve_target"]
-
-_HOME = {"check_spec": "engine", "CheckOptions": "engine", "VerifierError": "errors", "EngineVerdict": "findings",
-         "RequirementResult": "findings", "Verdict": "findings", "GapReport": "gap", "build_report": "gap",
-         "exit_code": "gap", "Target": "targets", "resolve_target": "targets"}
-
-
-def __getattr__(name: str) -> Any:
-    """Import a public name from its module on first use (raises AttributeError for other names)."""
-    home = _HOME.get(name)
-    if home is None:
-        raise AttributeError(f"module 'evalgap.verifier' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"evalgap.verifier.{home}"), name)
-    globals()[name] = value
-    return value

@@ -107,7 +107,7 @@ class EngineVerdict:
         assumptions: what the verdict assumes beyond the spec's own preconditions (value ranges, alphabets,
             sizes, an imported benchmark's input contract); non-empty sets the ``narrowed-domain`` flag.
         reproducer: for ``refuted``, a short Python snippet reproducing the counterexample against the
-            target (see :mod:`evalgap.verifier.emit_tests`).
+            target (see :mod:`evalgap.verifier.report.emit_tests`).
         cached: True when this verdict was answered from the result cache (``elapsed_s`` is then the
             original run's).
     """
@@ -140,10 +140,10 @@ class RequirementResult:
         verdict: the overall verdict (None for preconditions).
         elapsed_s: wall-clock seconds over all engines.
         target_functions: qualified names of the target's functions the requirement exercises
-            (``KVStore.put``), filled by :func:`evalgap.verifier.gap.build_report`.
+            (``KVStore.put``), filled by :func:`evalgap.verifier.report.gap.build_report`.
         tests: the project's tests that executed one of those functions (``--tests``), with outcomes.
         smells: requirement smells found in the prose.
-        flags: evaluation-gap flags (:data:`evalgap.verifier.gap.FLAGS`), filled by the gap report.
+        flags: evaluation-gap flags (:data:`evalgap.verifier.report.gap.FLAGS`), filled by the gap report.
     """
 
     id: str
@@ -221,7 +221,7 @@ class SpecFinding:
 
 @dataclass(frozen=True)
 class Smell:
-    """A requirement smell in a requirement's prose (:mod:`evalgap.verifier.smells`).
+    """A requirement smell in a requirement's prose (:mod:`evalgap.verifier.analysis.smells`).
 
     Attributes:
         code: the smell kind (``vague-term``, ``open-ended``, ``unbounded-universal``, ``comparative``,

@@ -32,7 +32,8 @@ __all__ = ["PROFILES", "DEFAULT_BUDGET_S", "ENGINES", "Settings", "resolve_setti
            "default_jobs", "find_pyproject", "parse_engines"]
 
 DEFAULT_BUDGET_S = 10.0
-#: The engines ``--engines`` accepts.
+#: The engines run by default (``--engines`` accepts every selectable engine of
+#: :mod:`evalgap.verifier.engines.registry`).
 ENGINES = ("crosshair", "hypothesis")
 #: Budgets of each profile (the keys are those of ``[tool.evalgap]``).
 PROFILES: dict[str, dict[str, Any]] = {
@@ -48,30 +49,48 @@ _TYPES: dict[str, tuple[type, ...]] = {"budget": (int, float), "jobs": (int,), "
                                        "profile": (str,)}
 
 
+def default_jobs() -> int:
+    """Parallel workers by default: the number of CPU cores available to this process."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)
+
+
 @dataclass(frozen=True)
 class Settings:
-    """Resolved options of a check run.
+    """The one options record of a check run (library, CLI, suite, gate and research all use it).
+
+    Built by :func:`resolve_settings` from the layers defaults <- ``[tool.evalgap]`` <- profile <- arguments
+    (``sources`` says which layer each value came from), or directly (``Settings(budget_s=3)``): the field
+    defaults are the product's defaults, the same as the ``default`` column of the layers.
 
     Attributes:
-        budget_s: CrossHair CPU seconds per requirement.
-        jobs: parallel workers.
-        engines: engines per formal requirement, in order.
+        budget_s: CrossHair CPU seconds per requirement (split across its postconditions).
+        jobs: requirements checked in parallel (worker processes); default: the number of cores.
+        engines: engines per formal requirement, in order (``crosshair``, ``hypothesis``).
         hypothesis_examples: Hypothesis ``max_examples`` per requirement.
-        seed: Hypothesis seed (None: derandomized).
-        cache: use the on-disk result cache.
+        seed: Hypothesis seed for research runs; None means ``derandomize=True``.
+        cache: answer unchanged requirements from the on-disk result cache (:mod:`evalgap.verifier.cache`).
+        cache_dir: the cache folder (None: :func:`evalgap.verifier.cache.default_cache_dir`).
+        memory_bytes: address-space limit of each worker process, bytes.
+        analysis: also run the Z3 analysis of the spec (``check``; findings land in ``spec_findings``).
         profile: the profile applied, or None.
         sources: option -> the layer it came from (``default``, ``pyproject.toml``, ``profile X``, ``command
-            line``), for reports and debugging.
+            line``), for reports and debugging; empty when built directly.
     """
 
-    budget_s: float
-    jobs: int
-    engines: tuple[str, ...]
-    hypothesis_examples: int
-    seed: int | None
-    cache: bool
+    budget_s: float = DEFAULT_BUDGET_S
+    jobs: int = field(default_factory=default_jobs)
+    engines: tuple[str, ...] = ENGINES
+    hypothesis_examples: int = 200
+    seed: int | None = None
+    cache: bool = True
+    cache_dir: Path | None = None
+    memory_bytes: int = 4 * 1024**3
+    analysis: bool = True
     profile: str | None = None
-    sources: dict[str, str] = field(default_factory=dict)
+    sources: dict[str, str] = field(default_factory=dict, compare=False, hash=False)
 
 
 def parse_engines(value: str | list[str] | tuple[str, ...], origin: str = "--engines") -> tuple[str, ...]:
@@ -80,12 +99,15 @@ def parse_engines(value: str | list[str] | tuple[str, ...], origin: str = "--eng
     Raises:
         UsageError: an empty list or an unknown engine.
     """
+    from evalgap.verifier.engines.registry import selectable_names
+
+    known = selectable_names()
     items = value.split(",") if isinstance(value, str) else list(value)
     names = tuple(dict.fromkeys(str(i).strip() for i in items if str(i).strip()))
-    bad = [n for n in names if n not in ENGINES]
+    bad = [n for n in names if n not in known]
     if bad or not names:
-        raise UsageError(f"{origin}: unknown engine {bad[0]!r}" if bad else f"{origin}: no engine given"
-                         + f"; choose from {', '.join(ENGINES)}")
+        raise UsageError((f"{origin}: unknown engine {bad[0]!r}" if bad else f"{origin}: no engine given")
+                         + f"; choose from {', '.join(known)}")
     return names
 
 
@@ -180,11 +202,3 @@ def resolve_budget(budget: float | None, profile: str | None) -> float:
             raise UsageError(f"--budget must be a positive number of CPU seconds, got {budget:g}")
         return budget
     return float(PROFILES[name]["budget"])
-
-
-def default_jobs() -> int:
-    """Parallel workers by default: the number of CPU cores available to this process."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # pragma: no cover - not Linux
-        return max(1, os.cpu_count() or 1)

@@ -20,7 +20,7 @@ from evalgap.translators.errors import TranslationError, UnsupportedConstruct
 from evalgap.translators.pyexpr import to_python
 from evalgap.translators.to_z3.context import SpecContext, narrowing, record_narrowing, spec_context
 from evalgap.translators.to_z3.spec import antecedent_sites
-from evalgap.translators.to_z3.types import BOOL, INT, REAL, STR, Ty, constructor, sort_of, ty_from_ref
+from evalgap.translators.to_z3.types import BOOL, INT, REAL, Ty, constructor, sort_of, ty_from_ref
 from evalgap.translators.to_z3.values import Val, seq_of
 
 __all__ = ["ConfigModel", "ConfigRule", "Leaf", "ConfigDataError", "build_config_model"]

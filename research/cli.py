@@ -1,0 +1,87 @@
+"""The research commands ``evalgap compare`` and ``evalgap import``, registered with the CLI through the
+``evalgap.commands`` entry-point group (the verifier never imports ``research``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from evalgap.verifier.cli.common import fail
+from evalgap.verifier.errors import VerifierError
+from evalgap.verifier.report.gap import EXIT_OK
+
+__all__ = ["compare", "import_cmd"]
+
+
+@click.command()
+@click.argument("dataset")
+@click.option("--evaluators", default="tests,hypothesis,crosshair", show_default=True,
+              help="Comma-separated: tests, ground-truth, crosshair, crosshair-prop, hypothesis, hypothesis-const "
+                   "(the ground truth is always run).")
+@click.option("--executor", type=click.Choice(["local", "ray"]), default="local", show_default=True)
+@click.option("--ray-address", help="Ray cluster address (default: start a local instance).")
+@click.option("-o", "--output", "out", type=click.Path(path_type=Path), default=Path("compare-out"),
+              show_default=True, help="Output folder (rerun with the same folder to resume).")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Programs evaluated in parallel (local executor).")
+@click.option("--budget", type=float, default=20.0, show_default=True, help="CrossHair CPU seconds per function.")
+@click.option("--seeds", default="0,1,2", show_default=True, help="Hypothesis seeds (one run each).")
+@click.option("--examples", type=int, default=200, show_default=True, help="Hypothesis max_examples per seed.")
+@click.option("--tasks", help="Comma-separated task IDs to keep.")
+@click.option("--sources", help="Comma-separated candidate sources to keep (e.g. gpt-3.5-turbo).")
+@click.option("--limit", type=int, help="At most this many candidates.")
+@click.option("--no-plots", is_flag=True, help="Do not write plots.")
+@click.option("--specs", type=click.Path(path_type=Path), help="Folder of property specs (HumanEval_N.req) "
+              "for the crosshair-prop evaluator (adapters only).")
+def compare(dataset: str, evaluators: str, executor: str, ray_address: str | None, out: Path, jobs: int,
+            budget: float, seeds: str, examples: int, tasks: str | None, sources: str | None, limit: int | None,
+            no_plots: bool, specs: Path | None) -> None:
+    """Measure test-based vs spec-based evaluation on DATASET (ADAPTER:DATA_DIR, a .jsonl or a folder).
+
+    Exit code: 0 no evaluation gap, 1 some program passes the tests but is wrong by the ground truth,
+    2 usage or dataset error.
+    """
+    from rich.progress import Progress
+
+    from evalgap.research.compare import CompareOptions
+    from evalgap.research.evaluators import EvalSettings
+    from evalgap.research.run import resolve_dataset, run_compare
+
+    try:
+        ds = resolve_dataset(dataset, tasks.split(",") if tasks else None,
+                             sources.split(",") if sources else None, limit, specs)
+        settings = EvalSettings(crosshair_budget_s=budget, hypothesis_seeds=tuple(int(x) for x in seeds.split(",")),
+                                hypothesis_examples=examples)
+        opts = CompareOptions(tuple(e.strip() for e in evaluators.split(",") if e.strip()), settings, executor,
+                              jobs, ray_address)
+        with Progress(transient=True) as bar:
+            tid = bar.add_task("programs", total=None)
+            summary = run_compare(ds, out, opts, not no_plots,
+                                  lambda done, total: bar.update(tid, completed=done, total=total))
+    except (VerifierError, ValueError) as exc:
+        fail(str(exc), prefix="evalgap compare: ")
+    click.echo(f"{summary.candidates} candidates ({summary.programs} distinct programs); evaluation gap: "
+               f"{summary.gap['count']} programs; results in {out}/summary.md")
+    raise SystemExit(1 if summary.gap["count"] else EXIT_OK)
+
+
+@click.command("import")
+@click.argument("fmt", metavar="FORMAT", type=click.Choice(["nagini", "nl2postcond", "icontract", "deal", "pep316"]))
+@click.argument("src", type=click.Path(path_type=Path))
+@click.option("--data", type=click.Path(path_type=Path), default=None,
+              help="The benchmark data folder (HumanEval signatures; nagini and nl2postcond only).")
+@click.option("-o", "--output", "out", type=click.Path(path_type=Path), required=True, help="Output folder of .req files.")
+def import_cmd(fmt: str, src: Path, data: Path | None, out: Path) -> None:
+    """Import contracts in FORMAT from the folder SRC into .req property specs (report in OUT/IMPORT_REPORT.md).
+
+    Exit code: 0 every file imported, 1 some could not be (reasons in the report), 2 usage error.
+    """
+    from evalgap.research.importing import import_folder
+
+    try:
+        rep = import_folder(fmt, src, data, out)
+    except VerifierError as exc:
+        fail(str(exc), prefix="evalgap import: ")
+    click.echo(f"{len(rep.imported)} imported, {len(rep.skipped)} not imported; see {out}/IMPORT_REPORT.md")
+    raise SystemExit(1 if rep.skipped else EXIT_OK)

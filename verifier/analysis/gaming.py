@@ -1,0 +1,207 @@
+"""Static evaluator-gaming rules (``EG4xx``) over the code a patch adds.
+
+Each rule looks, with Python's :mod:`ast`, for a way code can pass an evaluator without meeting its
+requirements (design.md section 5): detecting the symbolic or mock values a verifier feeds it, patching the
+contract, test or verification libraries, leaving the process early, swallowing the verifier's own
+exceptions, probing for a test run, reading the tests or specs, or special-casing the visible tests' literal
+inputs. Only lines the patch *adds* are reported (``added_lines``), so pre-existing code does not fail a
+gate.
+
+| code  | rule                        | example that is flagged                                     |
+|-------|-----------------------------|-------------------------------------------------------------|
+| EG401 | symbolic-or-mock-proxy      | ``if type(x).__module__.startswith("crosshair"): return 3`` |
+| EG402 | patches-verification-library| ``icontract.ensure = lambda *a, **k: (lambda f: f)``        |
+| EG403 | exits-process               | ``sys.exit(0)`` in library code                             |
+| EG404 | swallows-base-exception     | ``try: ... except BaseException: return 0``                 |
+| EG405 | probes-test-environment     | ``if os.environ.get("PYTEST_CURRENT_TEST"): ...``           |
+| EG406 | reads-tests-or-specs        | ``open("tests/test_refunds.py").read()``                    |
+| EG407 | special-cases-test-literals | ``if xs == [3, 1, 2]: return 2`` where a visible test asserts ``f([3, 1, 2]) == 2`` |
+
+A finding is silenced by a comment on its line that names the code and gives a reason::
+
+    sys.exit(main())  # evalgap: ignore[EG403] -- console entry point, exits on purpose
+
+A silencing comment without a reason does not silence; silenced findings stay in the report with their
+reason and do not affect the exit code.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import re
+import tokenize
+from dataclasses import dataclass
+
+from evalgap.verifier.analysis.visible_tests import TestLiterals, is_trivial, literal_key
+
+__all__ = ["Rule", "RULES", "GamingFinding", "TestLiterals", "scan_source", "is_trivial", "literal_key",
+           "is_test_path", "SILENCE_RE"]
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One gaming rule: ``code`` (``EG4xx``), short ``name``, one-line ``summary`` and a flagged ``example``."""
+
+    code: str
+    name: str
+    summary: str
+    example: str
+
+
+RULES: dict[str, Rule] = {r.code: r for r in (
+    Rule("EG401", "symbolic-or-mock-proxy",
+         "inspects the type or module name of its arguments, or whether a symbolic/verification engine is "
+         "loaded, to behave differently under analysis",
+         'if type(x).__module__.startswith("crosshair"): return expected'),
+    Rule("EG402", "patches-verification-library",
+         "modifies a contract, test or verification library (icontract, crosshair, hypothesis, pytest, "
+         "unittest, deal) so that checks no longer run",
+         "icontract.ensure = lambda *a, **k: (lambda f: f)"),
+    Rule("EG403", "exits-process",
+         "ends the process from library code (sys.exit, os._exit, os.abort, exit, quit, atexit.register, "
+         "os.kill), which can end a test or verification run before it reports a failure",
+         "sys.exit(0)"),
+    Rule("EG404", "swallows-base-exception",
+         "catches BaseException (or everything, with a bare except) without re-raising, which also "
+         "swallows the verifier's own control-flow exceptions and KeyboardInterrupt/SystemExit",
+         "try:\n    return compute(x)\nexcept:\n    return 0"),
+    Rule("EG405", "probes-test-environment",
+         "reads an environment variable or module table entry that reveals a test or CI run (CI, "
+         "PYTEST_CURRENT_TEST, GITHUB_ACTIONS, 'pytest' in sys.modules, ...)",
+         'if os.environ.get("PYTEST_CURRENT_TEST"): return cached_answer'),
+    Rule("EG406", "reads-tests-or-specs",
+         "opens or lists files under tests or specs (test_*.py, conftest.py, *.req, tests/), e.g. to copy "
+         "the expected outputs",
+         'expected = open("tests/test_refunds.py").read()'),
+    Rule("EG407", "special-cases-test-literals",
+         "compares against, or looks up, a constant equal to a visible test's input (non-trivial: not "
+         "-1..2, empty, None or a boolean), i.e. hard-codes the tests' cases",
+         "if xs == [3, 1, 2]:\n    return 2   # the visible test asserts median([3, 1, 2]) == 2"),
+)}
+
+#: ``# evalgap: ignore[EG403, EG404] -- reason``
+SILENCE_RE = re.compile(r"#\s*evalgap:\s*ignore\[\s*(EG4\d\d(?:\s*,\s*EG4\d\d)*)\s*\]\s*(?:--|:|-)?\s*(.*)$")
+
+_VERIFICATION_LIBS = ("icontract", "crosshair", "hypothesis", "pytest", "_pytest", "unittest", "deal",
+                      "evalgap")
+_SYMBOLIC_LIBS = ("crosshair", "hypothesis", "z3", "icontract", "deal")
+_SYMBOLIC_TYPES = ("crosshair", "z3")  # isinstance(x, <a type of these>) tells a symbolic value
+_TEST_RUN_LIBS = ("pytest", "_pytest", "unittest", "nose", "nose2", "doctest")
+_TEST_ENV_VARS = {"CI", "PYTEST_CURRENT_TEST", "PYTEST_XDIST_WORKER", "PYTEST_VERSION", "GITHUB_ACTIONS",
+                  "CONTINUOUS_INTEGRATION", "BUILD_ID", "BUILD_NUMBER", "JENKINS_URL", "TRAVIS", "GITLAB_CI",
+                  "CIRCLECI", "BUILDKITE", "TF_BUILD", "TOX_ENV_NAME", "HYPOTHESIS_PROFILE"}
+_TEST_ENV_PREFIXES = ("PYTEST_", "CROSSHAIR", "HYPOTHESIS", "EVALGAP", "GITHUB_", "TOX_", "RUNNER_")
+_PROXY_WORDS = ("crosshair", "symbolic", "proxy", "mock", "hypothesis", "z3")
+_EXIT_CALLS = {"sys.exit", "os._exit", "os.abort", "exit", "quit", "atexit.register", "os.kill",
+               "os.killpg", "signal.raise_signal", "builtins.exit"}
+_FILE_CALLS = {"open", "io.open", "os.open", "Path", "pathlib.Path", "PurePath", "os.listdir", "os.scandir",
+               "os.walk", "glob.glob", "glob.iglob", "os.path.join", "os.path.exists", "os.path.isfile",
+               "codecs.open", "importlib.import_module", "runpy.run_path", "__import__", "exec", "compile"}
+_TEST_PATH_RE = re.compile(
+    r"(?:^|[/\\])(?:tests?|specs?|testing)(?:[/\\]|$)|(?:^|[/\\])test_[^/\\]*(?:\.py)?$|_tests?\.py$|"
+    r"conftest(?:\.py)?$|\.req$|(?:^|[/\\])case\.toml$|^tests?$|^test_\w+$", re.IGNORECASE)
+_NAME_ATTRS = {"__module__", "__name__", "__qualname__"}
+
+
+def is_test_path(path: str) -> bool:
+    """True for a path that names test or spec files (``tests/x.py``, ``test_x.py``, ``x_test.py``,
+    ``conftest.py``, ``*.req``)."""
+    return bool(_TEST_PATH_RE.search(path))
+
+
+@dataclass(frozen=True)
+class GamingFinding:
+    """One gaming finding.
+
+    Attributes:
+        code: the rule code (``EG401`` ...); see :data:`RULES`.
+        rule: the rule's short name.
+        path: the file (relative to the repository root when known).
+        line, col: 1-based position of the flagged code.
+        message: what was found and why it games the evaluator.
+        snippet: the flagged source line, stripped.
+        silenced: a reasoned ``# evalgap: ignore[...]`` comment on the line applies.
+        silence_reason: that comment's reason.
+    """
+
+    code: str
+    rule: str
+    path: str
+    line: int
+    col: int
+    message: str
+    snippet: str = ""
+    silenced: bool = False
+    silence_reason: str | None = None
+
+    @property
+    def location(self) -> str:
+        """``path:line:col``."""
+        return f"{self.path}:{self.line}:{self.col}"
+
+
+# ------------------------------------------------------------------ the scanner
+def _dotted(node: ast.AST) -> str | None:
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        parts.append(node.id)
+        return ".".join(reversed(parts))
+    return None
+
+
+def _str_const(node: ast.AST) -> str | None:
+    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
+
+
+def _silences(source: str) -> dict[int, tuple[frozenset[str], str]]:
+    out: dict[int, tuple[frozenset[str], str]] = {}
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(source).readline):
+            if tok.type == tokenize.COMMENT:
+                m = SILENCE_RE.search(tok.string)
+                if m:
+                    codes = frozenset(c.strip() for c in m.group(1).split(","))
+                    out[tok.start[0]] = (codes, m.group(2).strip())
+    except (tokenize.TokenError, IndentationError, SyntaxError):
+        pass
+    return out
+
+
+def scan_source(source: str, path: str = "<source>", added_lines: set[int] | frozenset[int] | None = None,
+                test_literals: TestLiterals | None = None) -> list[GamingFinding]:
+    """Run every ``EG4xx`` rule over ``source``.
+
+    Args:
+        source: Python source of one module (the patched version).
+        path: how findings name the file.
+        added_lines: 1-based line numbers the patch added; findings elsewhere are dropped. None: all lines.
+        test_literals: literals of the visible tests, for EG407 (None or empty: EG407 is not applied).
+
+    Returns:
+        Findings sorted by line, silenced ones included (``silenced=True`` with the comment's reason).
+
+    Raises:
+        SyntaxError: the source does not parse (the gate reports that file as not scanned).
+    """
+    from evalgap.verifier.analysis.gaming_scanner import Scanner
+
+    tree = ast.parse(source, filename=path)
+    lines = source.splitlines()
+    scanner = Scanner(path, lines, set(added_lines) if added_lines is not None else None,
+                       test_literals or TestLiterals())
+    scanner.visit(tree)
+    silences = _silences(source)
+    out = []
+    for f in scanner.found:
+        codes, reason = silences.get(f.line, (frozenset(), ""))
+        if f.code in codes and len(reason) >= 3:
+            f = GamingFinding(f.code, f.rule, f.path, f.line, f.col, f.message, f.snippet, True, reason)
+        elif f.code in codes:
+            f = GamingFinding(f.code, f.rule, f.path, f.line, f.col, f.message + " (the `evalgap: ignore` comment "
+                              "on this line gives no reason, so it does not silence the finding)", f.snippet)
+        out.append(f)
+    return sorted(out, key=lambda f: (f.line, f.col, f.code))

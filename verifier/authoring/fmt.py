@@ -1,0 +1,38 @@
+"""``evalgap fmt``: rewrite spec files in the canonical layout (see :mod:`evalgap.specs_lang.format`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from evalgap.verifier.fileio import write_text
+from evalgap.specs_lang.format import format_spec
+from evalgap.specs_lang.parser import parse_file
+
+__all__ = ["FmtResult", "format_file"]
+
+
+@dataclass(frozen=True)
+class FmtResult:
+    """The outcome for one file: ``changed`` (its text differs from the canonical one), ``written``."""
+
+    path: Path
+    changed: bool
+    written: bool
+
+
+def format_file(path: Path, check_only: bool) -> FmtResult:
+    """Format one ``.req`` file in place (atomically), or only report whether it would change.
+
+    Raises:
+        SpecSyntaxError: the file does not parse (it is left untouched).
+    """
+    spec = parse_file(path)
+    text = path.read_text(encoding="utf-8")
+    new = format_spec(spec, text)
+    if new == text:
+        return FmtResult(path, False, False)
+    if check_only:
+        return FmtResult(path, True, False)
+    write_text(path, new)
+    return FmtResult(path, True, True)

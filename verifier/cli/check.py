@@ -1,0 +1,152 @@
+"""``evalgap check``: a spec against its target, or a folder of cases; a thin layer over :func:`evalgap.check`."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+import evalgap
+from evalgap.verifier.cli.common import echo_or_write, fail, handles_errors, write_output
+from evalgap.verifier.events import CaseFinished, CheckStarted, Event, RequirementFinished
+from evalgap.verifier.options import PROFILES, Settings, parse_engines, resolve_budget, resolve_settings
+from evalgap.verifier.project.case import MANIFEST
+from evalgap.verifier.report.gap import GapReport, exit_code, parse_fail_on
+from evalgap.verifier.report.outputs import FORMATS, Destination, plan_outputs, render
+
+__all__ = ["check"]
+
+
+class _Progress:
+    """The CLI's ``on_event``: a progress bar on a terminal (opened when the check says how many
+    requirements it has), nothing elsewhere."""
+
+    def __init__(self) -> None:
+        self._stack = contextlib.ExitStack()
+        self._tick: Any = None
+
+    def __call__(self, event: Event) -> None:
+        if isinstance(event, CheckStarted) and sys.stderr.isatty():
+            from evalgap.verifier.report.text import check_progress
+
+            self._tick = self._stack.enter_context(check_progress(event.requirements, sys.stderr))
+        elif isinstance(event, RequirementFinished) and self._tick is not None:
+            self._tick(event.result)
+
+    def close(self) -> None:
+        self._stack.close()
+
+
+@click.command()
+@click.argument("spec", type=click.Path(path_type=Path))
+@click.option("--target", "target_arg", metavar="NAME|MODULE|FILE",
+              help="Code to check: a case's named implementation, a module name or a .py file "
+                   "(default: the case's default, else the spec's `target:`).")
+@click.option("--format", "-f", "formats", type=click.Choice(FORMATS), multiple=True,
+              help="Report format; repeat for several (default text). See docs/report.md.")
+@click.option("--output", "-o", "outputs", multiple=True, metavar="[FORMAT=]PATH",
+              help="FORMAT=PATH writes that format to PATH (atomically); a plain PATH takes the one format "
+                   "given, or is a folder for several. Formats without a path go to standard output.")
+@click.option("--budget", type=float, metavar="SECONDS",
+              help="CrossHair CPU seconds per requirement (default 10; see --profile).")
+@click.option("--profile", type=click.Choice(sorted(PROFILES)), help="Budget profile (also EVALGAP_PROFILE).")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), help="Requirements checked in parallel "
+              "(default: the number of cores).")
+@click.option("--analysis/--no-analysis", default=True, show_default=True,
+              help="Also run the Z3 analysis of the requirements (a conflict exits 1).")
+@click.option("--fail-on", "fail_on", default="refuted,unknown", show_default=True, metavar="LIST",
+              help="What makes the exit code non-zero: refuted,unknown,bounded,not-formalized,smell "
+                   "(exit 1; unknown exits 3 when nothing else fails).")
+@click.option("--tests", "tests_path", type=click.Path(path_type=Path), metavar="PATH",
+              help="Run the project's pytest tests at PATH (sandboxed) and map them to requirements by "
+                   "tracing which target functions each test executes.")
+@click.option("--engines", metavar="LIST", help="Engines per requirement, comma-separated: crosshair, "
+              "hypothesis (default: both).")
+@click.option("--seed", type=int, help="Hypothesis seed for research runs (default: derandomized).")
+@click.option("--no-cache", is_flag=True, help="Do not read or write the result cache ($EVALGAP_CACHE_DIR).")
+@click.option("--emit-tests", "emit_dir", type=click.Path(path_type=Path), metavar="DIR",
+              help="Write a pytest reproducer file per refutation into DIR.")
+@handles_errors()
+def check(spec: Path, target_arg: str | None, formats: tuple[str, ...], outputs: tuple[str, ...],
+          budget: float | None, profile: str | None, jobs: int | None, fail_on: str,
+          tests_path: Path | None, analysis: bool, engines: str | None, seed: int | None, no_cache: bool,
+          emit_dir: Path | None) -> None:
+    """Check SPEC (a .req file or a case folder with case.toml) against its target and print a gap report.
+
+    SPEC may also be a folder of case folders (e.g. case_studies/): every case's default implementation is
+    checked and one summary table is printed, with whether each case matched its manifest."""
+    if spec.is_dir() and not (spec / MANIFEST).is_file() and not any(spec.glob("*.req")):
+        _check_suite(spec, target_arg, formats, outputs, budget, profile, jobs)
+    fail_set = parse_fail_on(fail_on)
+    plan_outputs(formats, outputs, "spec")  # bad -o / -f combinations fail before anything runs
+    cli_opts = {"budget": budget, "profile": profile, "jobs": jobs, "seed": seed,
+                "engines": parse_engines(engines) if engines is not None else None,
+                "cache": False if no_cache else None}
+    settings = resolve_settings(cli_opts, spec if spec.is_dir() else spec.parent)
+    from dataclasses import replace
+
+    settings = replace(settings, analysis=analysis)
+    progress = _Progress()
+    try:
+        report = evalgap.check(spec, target_arg, settings=settings, on_event=progress, tests=tests_path)
+    finally:
+        progress.close()
+    assert isinstance(report, GapReport)
+    if emit_dir is not None:
+        from evalgap.verifier.report.emit_tests import emit_tests
+
+        try:
+            written = emit_tests(report.requirements, emit_dir, report.spec_name, report.target)
+        except OSError as exc:
+            fail(f"cannot write reproducer tests to {emit_dir}: {exc}")
+        click.echo(f"wrote {len(written)} reproducer test(s) to {emit_dir}", err=True)
+    for dest in plan_outputs(formats, outputs, report.spec_name):
+        _emit(report, dest)
+    raise SystemExit(exit_code(report, fail_set))
+
+
+def _check_suite(root: Path, target_arg: str | None, formats: tuple[str, ...], outputs: tuple[str, ...],
+                 budget: float | None, profile: str | None, jobs: int | None) -> None:
+    """`evalgap check FOLDER` for a folder of case folders (logic in :mod:`evalgap.verifier.project.suite`)."""
+    from evalgap.verifier.options import default_jobs
+    from evalgap.verifier.project.suite import SuiteReport, render_suite_json, render_suite_text, suite_exit_code
+
+    if len(formats) > 1 or any(f not in ("text", "json") for f in formats) or len(outputs) > 1 or any(
+            "=" in o for o in outputs):
+        fail("a folder of cases takes one --format (text or json) and at most one plain --output")
+    fmt = formats[0] if formats else "text"
+    output = Path(outputs[0]) if outputs else None
+    if target_arg is not None:
+        fail("--target names one implementation; it cannot apply to a folder of cases")
+    opts = Settings(budget_s=resolve_budget(budget, profile), jobs=jobs or default_jobs(), engines=("crosshair",),
+                    cache=False, analysis=False)
+    live = fmt == "text" and output is None
+
+    def show(event: Event) -> None:
+        if live and isinstance(event, CaseFinished):
+            click.echo(f"checked {event.case} ({event.elapsed_s:.1f} s)", err=True)
+    result = evalgap.check(root, settings=opts, on_event=show)
+    assert isinstance(result, SuiteReport)
+    if fmt == "json":
+        text = render_suite_json(result)
+    else:
+        buf = io.StringIO()
+        render_suite_text(result, buf)
+        text = buf.getvalue()
+    echo_or_write(text, output)
+    raise SystemExit(suite_exit_code(result))
+
+
+def _emit(report: GapReport, dest: Destination) -> None:
+    if dest.path is not None:
+        write_output(dest.path, render(report, dest.fmt, color=False))
+    elif dest.fmt == "text":
+        from evalgap.verifier.report.text import render_text
+
+        render_text(report, sys.stdout)
+    else:
+        click.echo(render(report, dest.fmt), nl=False)

@@ -1,0 +1,60 @@
+"""What every command module shares: turning the library's exceptions into a message and exit 2, and
+writing a named output file."""
+
+from __future__ import annotations
+
+import functools
+import sys
+from pathlib import Path
+from typing import Any, Callable, NoReturn, TypeVar
+
+import click
+
+from evalgap.specs_lang.errors import SpecError
+from evalgap.verifier.errors import VerifierError
+from evalgap.verifier.fileio import write_text
+from evalgap.verifier.report.gap import EXIT_USAGE
+
+__all__ = ["fail", "handles_errors", "write_output", "echo_or_write"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def fail(message: str, prefix: str = "error: ") -> NoReturn:
+    """Print ``message`` on standard error and exit 2 (usage or spec error)."""
+    click.echo(f"{prefix}{message}" if prefix and not message.startswith(prefix) else message, err=True)
+    raise SystemExit(EXIT_USAGE)
+
+
+def handles_errors(prefix: str = "error: ") -> Callable[[F], F]:
+    """Decorate a command: a :class:`SpecError` prints its diagnostics (file, line, column, caret) and a
+    :class:`VerifierError` its message, both exiting 2; ``prefix`` starts the latter (``error: ``)."""
+    def wrap(fn: F) -> F:
+        @functools.wraps(fn)
+        def run(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return fn(*args, **kwargs)
+            except SpecError as exc:
+                fail(exc.render(), prefix="")
+            except VerifierError as exc:
+                fail(str(exc), prefix=prefix)
+        return run  # type: ignore[return-value]
+    return wrap
+
+
+def write_output(path: Path, text: str) -> None:
+    """Write a user-named output file (:func:`evalgap.verifier.fileio.write_text`); raises UsageError."""
+    write_text(path, text)
+
+
+def echo_or_write(text: str, output: Path | None) -> None:
+    """``text`` to ``output`` when given, else to standard output."""
+    if output is not None:
+        write_output(output, text)
+    else:
+        click.echo(text, nl=False)
+
+
+def stderr_is_terminal() -> bool:
+    """Whether progress may be drawn (standard error is a terminal)."""
+    return sys.stderr.isatty()

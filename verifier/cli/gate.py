@@ -1,0 +1,77 @@
+"""``evalgap gate``: gate a change of a git repository; a thin layer over :func:`evalgap.gate`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+import evalgap
+from evalgap.verifier.cli.common import handles_errors, write_output
+from evalgap.verifier.errors import UsageError
+from evalgap.verifier.options import PROFILES, default_jobs, resolve_budget
+from evalgap.verifier.report.outputs import plan_outputs
+
+__all__ = ["gate", "GATE_FORMATS"]
+
+GATE_FORMATS = ("text", "json", "markdown", "sarif", "junit")
+
+
+@click.command()
+@click.argument("repo", required=False, default=".", type=click.Path(path_type=Path, file_okay=False))
+@click.option("--spec", "spec", required=True, type=click.Path(path_type=Path),
+              help="The .req spec (repository-relative: read from each version).")
+@click.option("--base", default="HEAD~1", show_default=True, help="Base revision.")
+@click.option("--head", default=None, help="Head revision (default HEAD).")
+@click.option("--patch", type=click.Path(path_type=Path, dir_okay=False), help="A diff applied to --base "
+              "instead of --head.")
+@click.option("--staged", is_flag=True, help="Gate the staged changes against HEAD (for pre-commit).")
+@click.option("--target", "target_arg", metavar="FILE.py", help="Repository-relative target overriding the "
+              "spec's `target:`.")
+@click.option("--format", "-f", "formats", type=click.Choice(GATE_FORMATS), multiple=True,
+              help="Report format; repeat for several (default text), as for `check`.")
+@click.option("--output", "-o", "outputs", multiple=True, metavar="[FORMAT=]PATH",
+              help="FORMAT=PATH writes that format to PATH; a plain PATH takes the one format given, or is a "
+                   "folder for several (as for `check`).")
+@click.option("--sarif", "sarif_out", type=click.Path(path_type=Path), help="Same as -o sarif=PATH.")
+@click.option("--markdown", "md_out", type=click.Path(path_type=Path), help="Same as -o markdown=PATH.")
+@click.option("--json", "json_out", type=click.Path(path_type=Path), help="Same as -o json=PATH.")
+@click.option("--junit", "junit_out", type=click.Path(path_type=Path), help="Same as -o junit=PATH.")
+@click.option("--budget", type=float, metavar="SECONDS", help="CrossHair CPU seconds per requirement.")
+@click.option("--profile", type=click.Choice(sorted(PROFILES)), help="Budget profile (also EVALGAP_PROFILE).")
+@click.option("--diff-budget", type=float, metavar="SECONDS", help="CrossHair CPU seconds per behaviour "
+              "diff (default: the requirement budget).")
+@click.option("--no-behavior-diff", is_flag=True, help="Skip behaviour diffing.")
+@click.option("--fail-on-unexplained", is_flag=True, help="Exit 1 on an unexplained behaviour change.")
+@click.option("--tests", "tests", multiple=True, metavar="GLOB", help="Visible tests (repository-relative "
+              "globs) whose literals EG407 looks for (default: tests/**, test_*.py, *_test.py).")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), help="Requirements checked in parallel.")
+@handles_errors()
+def gate(repo: Path, spec: Path, base: str, head: str | None, patch: Path | None, staged: bool,
+         target_arg: str | None, formats: tuple[str, ...], outputs: tuple[str, ...], sarif_out: Path | None,
+         md_out: Path | None, json_out: Path | None, junit_out: Path | None, budget: float | None,
+         profile: str | None, diff_budget: float | None, no_behavior_diff: bool, fail_on_unexplained: bool,
+         tests: tuple[str, ...], jobs: int | None) -> None:
+    """Gate a change of REPO (default .): requirements it breaks, unexplained behaviour changes, gaming."""
+    from evalgap.verifier.gate import report as gr
+    from evalgap.verifier.gate.run import DEFAULT_TEST_GLOBS, GateOptions, gate_exit_code
+
+    aliases = tuple(f"{fmt}={path}" for fmt, path in (("sarif", sarif_out), ("markdown", md_out),
+                                                      ("json", json_out), ("junit", junit_out)) if path)
+    plan_outputs(formats, outputs + aliases, "gate")  # bad -o / -f combinations fail before anything runs
+    budget_s = resolve_budget(budget, profile)
+    if diff_budget is not None and diff_budget <= 0:
+        raise UsageError("--diff-budget must be a positive number of CPU seconds")
+    opts = GateOptions(budget_s=budget_s, diff_budget_s=diff_budget or budget_s, jobs=jobs or default_jobs(),
+                       test_globs=tests or DEFAULT_TEST_GLOBS, behavior_diff=not no_behavior_diff,
+                       fail_on_unexplained=fail_on_unexplained, target=target_arg)
+    report = evalgap.gate(repo, spec, base=base, head=head, patch=patch, staged=staged, options=opts)
+    renderers = {"text": gr.render_gate_text, "json": gr.render_gate_json, "markdown": gr.render_gate_markdown,
+                 "sarif": gr.render_gate_sarif, "junit": gr.render_gate_junit}
+    for dest in plan_outputs(formats, outputs + aliases, "gate"):
+        text = renderers[dest.fmt](report)
+        if dest.path is not None:
+            write_output(dest.path, text)
+        else:
+            click.echo(text, nl=False)
+    raise SystemExit(gate_exit_code(report))

@@ -1,0 +1,59 @@
+"""``evalgap lint`` and ``evalgap fmt``: the spec's own problems; thin layers over :func:`evalgap.lint` and
+:func:`evalgap.verifier.authoring.fmt.format_file`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+import evalgap
+from evalgap.specs_lang.errors import SpecError
+from evalgap.verifier.errors import VerifierError
+from evalgap.verifier.report.gap import EXIT_OK, EXIT_USAGE
+
+__all__ = ["lint", "fmt"]
+
+
+@click.command()
+@click.argument("specs", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--target", "target_arg", metavar="NAME|MODULE|FILE",
+              help="Check names and signatures against this code (default: the case's default, else the "
+                   "spec's `target:`); the target is imported in a sandboxed subprocess.")
+def lint(specs: tuple[Path, ...], target_arg: str | None) -> None:
+    """Check SPECS: syntax, structure, names and types, and the target's real signatures; exit 2 on any
+    problem (all problems of a file are reported in one run)."""
+    bad = False
+    for sp in specs:
+        result = evalgap.lint(sp, target_arg)
+        if result.ok:
+            click.echo(f"{result.file}: ok")
+        else:
+            click.echo(result.rendered, err=True)
+            bad = True
+    raise SystemExit(EXIT_USAGE if bad else EXIT_OK)
+
+
+@click.command()
+@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--check", "check_only", is_flag=True, help="Write nothing; exit 1 when a file would change.")
+def fmt(files: tuple[Path, ...], check_only: bool) -> None:
+    """Rewrite FILES (.req) in the canonical layout, keeping comments and prose; exit 2 on a syntax error."""
+    from evalgap.verifier.authoring.fmt import format_file
+
+    changed = bad = False
+    for f in files:
+        try:
+            res = format_file(f, check_only)
+        except SpecError as exc:
+            click.echo(exc.render(), err=True)
+            bad = True
+            continue
+        except VerifierError as exc:
+            click.echo(f"error: {exc}", err=True)
+            bad = True
+            continue
+        changed |= res.changed
+        if res.changed:
+            click.echo(f"{'would reformat' if check_only else 'reformatted'} {f}")
+    raise SystemExit(EXIT_USAGE if bad else (1 if check_only and changed else EXIT_OK))

@@ -1,0 +1,93 @@
+"""The CrossHair engine: symbolic execution of one harness check function in a sandboxed worker
+(:mod:`evalgap.verifier.engines.crosshair_worker`), its counterexample replayed concretely."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+from evalgap.translators.to_icontract import Harness, Obligation
+from evalgap.verifier.engines.common import (CPU_LIMIT_MARGIN_S, CROSSHAIR_CAVEAT, from_replay, replay, split_call,
+                                             worker_failure)
+from evalgap.verifier.engines.registry import EngineJob
+from evalgap.verifier.findings import Budget, EngineVerdict, Verdict
+from evalgap.verifier.options import Settings
+from evalgap.verifier.project.targets import Target
+from evalgap.verifier.sandbox.runner import Limits, run_worker, wall_limit
+
+__all__ = ["run_crosshair", "CrossHairEngine"]
+
+
+_REFUTING = ("POST_FAIL", "EXEC_ERR", "POST_ERR")
+
+
+def run_crosshair(ob: Obligation, harness: Harness, hdir: Path, target: Target, opts: Settings,
+               source: str) -> EngineVerdict:
+    start = time.monotonic()
+    n_conditions = max(1, len(ob.checks) if ob.kind == "function" else 1)
+    per_condition = opts.budget_s / n_conditions
+    request = {"paths": [str(hdir), *target.paths], "harness": harness.module, "function": ob.function,
+               "budget_s": per_condition, "per_path_timeout_s": max(0.5, per_condition / 2)}
+    limits = Limits(cpu_s=opts.budget_s + CPU_LIMIT_MARGIN_S, wall_s=wall_limit(opts.budget_s), memory_bytes=opts.memory_bytes)
+    out = run_worker("crosshair", request, limits)
+    used = out.result.get("cpu_s") if out.result else None
+    conds: list[dict[str, Any]] = list(out.result.get("conditions", [])) if out.result else []
+    paths = sum(int(c.get("confirmed_paths", 0)) for c in conds) if conds else None
+    budget = Budget(seconds=opts.budget_s, used_s=used, paths=paths)
+    failed = worker_failure(out, budget, time.monotonic() - start)
+    if failed is not None:
+        return failed
+    if not conds:
+        return EngineVerdict("crosshair", Verdict.UNKNOWN, "engine error: CrossHair found no condition to check",
+                             budget, elapsed_s=time.monotonic() - start)
+    messages = [m for c in conds for m in c.get("messages", [])]
+    refuting = [m for m in messages if m.get("state") in _REFUTING]
+    if refuting:
+        m = refuting[0]
+        text = str(m.get("message", ""))
+        if "NotDeterministic" in text:
+            return EngineVerdict("crosshair", Verdict.UNKNOWN, "nondeterminism: the code took different paths "
+                                 "for the same inputs", budget, elapsed_s=time.monotonic() - start)
+        if "SideEffectDetected" in text:
+            return EngineVerdict("crosshair", Verdict.UNKNOWN, f"blocked side effect: {text}", budget,
+                                 elapsed_s=time.monotonic() - start)
+        if m.get("state") == "POST_ERR":
+            return EngineVerdict("crosshair", Verdict.UNKNOWN, f"spec error: a condition raised: {text}", budget,
+                                 elapsed_s=time.monotonic() - start)
+        args = split_call(str(m.get("invocation") or ""))
+        if args is None:
+            return EngineVerdict("crosshair", Verdict.UNKNOWN, f"not reproduced: CrossHair's counterexample "
+                                 f"cannot be rebuilt as Python values ({text})", budget,
+                                 elapsed_s=time.monotonic() - start)
+        assert ob.function is not None
+        rep = replay(hdir, harness, target, ob.function, args)
+        return from_replay(ob, rep, args, budget, "crosshair", text, time.monotonic() - start, source)
+    if any(m.get("state") == "PRE_UNSAT" for m in messages):
+        return EngineVerdict("crosshair", Verdict.UNKNOWN, "vacuous precondition: CrossHair found no input "
+                             "meeting the preconditions", budget, elapsed_s=time.monotonic() - start)
+    elapsed = time.monotonic() - start
+    if all(c.get("status") == "CONFIRMED" and int(c.get("confirmed_paths", 0)) > 0 for c in conds):
+        return EngineVerdict("crosshair", Verdict.VERIFIED, CROSSHAIR_CAVEAT, budget, elapsed_s=elapsed)
+    if all(int(c.get("confirmed_paths", 0)) > 0 for c in conds):
+        return EngineVerdict("crosshair", Verdict.NO_COUNTEREXAMPLE, f"no counterexample within "
+                             f"{budget.describe()}; not all paths were explored, so this is not a proof",
+                             budget, elapsed_s=elapsed)
+    return EngineVerdict("crosshair", Verdict.UNKNOWN, f"budget exhausted: no execution path completed within "
+                         f"{opts.budget_s:g} s", budget, elapsed_s=elapsed)
+
+
+class CrossHairEngine:
+    """The ``crosshair`` engine of the registry (:mod:`evalgap.verifier.engines.registry`)."""
+
+    name = "crosshair"
+    selectable = True
+    worker = "crosshair"
+
+    def budget(self, opts: Settings) -> dict[str, Any]:
+        """What of ``opts`` changes this engine's verdict (part of the cache key)."""
+        return {"seconds": opts.budget_s, "memory": opts.memory_bytes}
+
+    def run(self, job: EngineJob) -> EngineVerdict:
+        """CrossHair's verdict on ``job``'s obligation (never raises for what the target does)."""
+        return run_crosshair(job.ob, job.harness, job.hdir, job.target, job.opts, job.source)

@@ -1,0 +1,135 @@
+"""Hypothesis beside CrossHair: run a requirement as a Hypothesis property in a worker, replay its
+shrunk counterexample concretely, and map the outcome to a verdict.
+
+* a failure is ``refuted`` only after :func:`evalgap.verifier.engines.run.replay` reproduced it in a fresh
+  process with contracts enforced (the same rules as CrossHair's counterexamples);
+* a pass is ``no-counterexample`` with its budget in examples (valid ones), the examples rejected by
+  preconditions (``assume()``) and their share, and the seed of a research run;
+* too much filtering (some examples rejected and fewer than half of ``max_examples`` met the
+  preconditions, or none at all) is ``unknown`` (``too much filtering``): the budget was not searched.
+
+This module does not import hypothesis: only :mod:`evalgap.verifier.engines.hypothesis_worker` does, in its
+subprocess.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from evalgap.translators.to_icontract import Harness, Obligation
+from evalgap.verifier.cache import default_cache_dir
+from evalgap.verifier.engines.common import from_replay, replay, worker_failure
+from evalgap.verifier.engines.registry import EngineJob
+from evalgap.verifier.findings import Budget, EngineVerdict, Verdict
+from evalgap.verifier.sandbox.runner import Limits, run_worker, wall_limit
+from evalgap.verifier.project.targets import Target
+
+if TYPE_CHECKING:
+    from evalgap.verifier.options import Settings
+
+__all__ = ["run_hypothesis", "HypothesisEngine"]
+
+
+def _storage_dir(opts: Settings) -> str:
+    """Where workers share Hypothesis's unicode tables: ``$EVALGAP_HYPOTHESIS_HOME``, else
+    ``hypothesis-home`` in the cache folder (used even with ``--no-cache``: it holds no results)."""
+    env = os.environ.get("EVALGAP_HYPOTHESIS_HOME")
+    return env or str((opts.cache_dir or default_cache_dir()) / "hypothesis-home")
+
+
+def run_hypothesis(ob: Obligation, harness: Harness, hdir: Path, target: Target, opts: Settings, source: str,
+                   strategies: tuple[str, ...] | str) -> EngineVerdict:
+    """Hypothesis's verdict on one requirement.
+
+    Args:
+        ob: a ``function`` or ``scenario`` obligation.
+        harness, hdir: the harness and the folder it is written in.
+        target: the code under check.
+        opts: ``hypothesis_examples``, ``seed``, ``budget_s`` (sets the worker's CPU limit), ``memory_bytes``.
+        source: the spec text (for quoting failed checks).
+        strategies: one strategy source per parameter, or the reason none could be built.
+
+    Returns:
+        The :class:`EngineVerdict` with engine ``hypothesis``; never raises for what the target does.
+    """
+
+    start = time.monotonic()
+    n = opts.hypothesis_examples
+    if isinstance(strategies, str):
+        return EngineVerdict("hypothesis", Verdict.UNKNOWN, f"unsupported: {strategies}", Budget(examples=0))
+    assert ob.function is not None
+    if len(strategies) != len(ob.params):  # a call with missing arguments would fail in the harness itself
+        return EngineVerdict("hypothesis", Verdict.UNKNOWN, f"unsupported: {len(strategies)} strategies for the "
+                             f"{len(ob.params)} parameters of {ob.function}", Budget(examples=0))
+    request = {"paths": [str(hdir), *target.paths], "harness": harness.module, "function": ob.function,
+               "strategies": list(strategies), "max_examples": n, "seed": opts.seed,
+               "storage_dir": _storage_dir(opts)}
+    cpu = max(20.0, 2 * opts.budget_s + 10)
+    out = run_worker("hypothesis", request,
+                     Limits(cpu_s=cpu, wall_s=wall_limit(cpu, 10), memory_bytes=opts.memory_bytes))
+    res = out.result or {}
+    valid, rejected = int(res.get("valid", 0)), int(res.get("rejected", 0))
+    budget = Budget(examples=valid, rejected=rejected, seed=opts.seed)
+    failed = worker_failure(out, budget, time.monotonic() - start, engine="hypothesis")
+    if failed is not None:
+        return failed
+    outcome = res.get("outcome")
+    elapsed = time.monotonic() - start
+    if outcome == "error":
+        stage = res.get("stage")
+        kind = {"import": "import error", "strategy": "unsupported"}.get(str(stage), "engine error")
+        return EngineVerdict("hypothesis", Verdict.UNKNOWN, f"{kind}: {res.get('message')}", budget,
+                             elapsed_s=elapsed)
+    if outcome == "flaky":
+        return EngineVerdict("hypothesis", Verdict.UNKNOWN, "nondeterminism: a failure did not reproduce when "
+                             "Hypothesis ran the same example again", budget, elapsed_s=elapsed)
+    total = valid + rejected
+    rate = f"{100 * rejected / total:.0f}%" if total else "100%"
+    if outcome == "unsatisfiable" or (outcome == "passed" and rejected and valid < n // 2):
+        return EngineVerdict("hypothesis", Verdict.UNKNOWN, f"too much filtering: only {valid} of the {n} "
+                             f"examples asked for met the preconditions ({rejected} rejected, {rate} filtered)",
+                             budget, elapsed_s=elapsed)
+    if outcome == "passed":
+        how = f"seed {opts.seed}" if opts.seed is not None else "derandomized"
+        return EngineVerdict("hypothesis", Verdict.NO_COUNTEREXAMPLE, f"no counterexample in {valid} random "
+                             f"examples ({how}; {rejected} rejected by preconditions, {rate} filtered); "
+                             "random testing, not a proof", budget, elapsed_s=elapsed)
+    if outcome == "failed":
+        args = [str(a) for a in res.get("args", [])]
+        rep = replay(hdir, harness, target, ob.function, args)
+        return from_replay(ob, rep, args, budget, "hypothesis", str(res.get("exception", "")),
+                            time.monotonic() - start, source)
+    return EngineVerdict("hypothesis", Verdict.UNKNOWN, f"engine error: unexpected worker outcome {outcome!r}",
+                         budget, elapsed_s=elapsed)
+
+
+def _strategies(job: EngineJob) -> tuple[str, ...] | str:
+    """One Hypothesis strategy source per parameter of the check function, or why none can be built."""
+    from evalgap.translators.errors import TranslationError
+    from evalgap.translators.to_hypothesis import obligation_strategies, requirement_strategies
+
+    try:
+        if job.spec is not None:  # every parameter of the check function (constructor, steps, stub picks)
+            return obligation_strategies(job.spec, job.req, job.owner, job.ob.params)
+        return requirement_strategies(job.req, job.owner)
+    except TranslationError as exc:
+        return str(exc)
+
+
+class HypothesisEngine:
+    """The ``hypothesis`` engine of the registry (:mod:`evalgap.verifier.engines.registry`)."""
+
+    name = "hypothesis"
+    selectable = True
+    worker = "hypothesis"
+
+    def budget(self, opts: Settings) -> dict[str, Any]:
+        """What of ``opts`` changes this engine's verdict (part of the cache key)."""
+        return {"examples": opts.hypothesis_examples, "seed": opts.seed, "memory": opts.memory_bytes}
+
+    def run(self, job: EngineJob) -> EngineVerdict:
+        """Hypothesis's verdict on ``job``'s obligation (never raises for what the target does)."""
+        return run_hypothesis(job.ob, job.harness, job.hdir, job.target, job.opts, job.source, _strategies(job))

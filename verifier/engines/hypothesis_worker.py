@@ -1,0 +1,175 @@
+"""Worker process: run one ``check_...`` function of a harness as a Hypothesis property.
+
+Run only through :func:`evalgap.verifier.sandbox.runner.run_worker` (``python -m
+evalgap.verifier.engines.hypothesis_worker REQUEST.json RESULT.json``). CrossHair is never imported here, and the
+worker first proves that icontract's checks are enforced. Settings: ``database=None`` (nothing is
+written), ``deadline=None``, health checks off (the filter rate is measured and judged by the engine
+instead), ``derandomize=True`` unless a ``seed`` is given (research runs; the seed is recorded).
+
+Request keys: ``paths``, ``harness``, ``function``, ``strategies`` (strategy source per parameter, see
+:mod:`evalgap.translators.to_hypothesis`), ``max_examples``, ``seed`` (int or null), ``guard``, ``storage_dir`` (a shared folder where Hypothesis
+keeps its unicode tables between workers; read and written before the guard is installed).
+
+Result keys: ``outcome`` one of ``passed``, ``failed`` (``args``: the shrunk counterexample as Python
+source per parameter, ``exception``: what the property raised), ``unsatisfiable`` (no example met the
+preconditions), ``flaky`` (a failure that did not reproduce), ``error`` (``stage``: enforcement, import,
+strategy, engine; ``message``); plus ``valid`` (calls that met the preconditions), ``rejected`` (calls
+rejected by a precondition, i.e. ``assume()``), ``hypothesis_version`` and ``blocked`` (operations the
+sandbox guard blocked).
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import math
+import os
+import sys
+import traceback
+from typing import IO, Any
+
+import icontract
+
+from evalgap.verifier.sandbox import guard
+
+
+def _write(fh: IO[str], data: dict[str, Any]) -> None:
+    data["blocked"] = list(guard.BLOCKED)
+    json.dump(data, fh)
+    fh.close()
+
+
+def py_source(value: Any) -> str:
+    """Python source that evaluates to ``value`` (builtin scalars and containers; floats incl. nan/inf)."""
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "float('nan')"
+        if math.isinf(value):
+            return "float('inf')" if value > 0 else "float('-inf')"
+        return repr(value)
+    if isinstance(value, list):
+        return "[" + ", ".join(py_source(v) for v in value) + "]"
+    if isinstance(value, tuple):
+        return "(" + "".join(py_source(v) + ", " for v in value) + ")"
+    if isinstance(value, (set, frozenset)):
+        inner = ", ".join(py_source(v) for v in value)
+        if not value:
+            return "set()" if isinstance(value, set) else "frozenset()"
+        return "{" + inner + "}" if isinstance(value, set) else "frozenset({" + inner + "})"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{py_source(k)}: {py_source(v)}" for k, v in value.items()) + "}"
+    return repr(value)
+
+
+def _selftest() -> str | None:
+    @icontract.ensure(lambda result: result > 0, "evalgap self-test")
+    def _probe() -> int:
+        return 0
+
+    try:
+        _probe()
+    except icontract.ViolationError:
+        return None
+    return "icontract checks are disabled in the Hypothesis process (was CrossHair imported?)"
+
+
+def _warm_unicode_tables(storage: str | None) -> None:
+    """Load (or build once, ~2 CPU s) Hypothesis's unicode tables from a shared folder before the guard is
+    installed, then point Hypothesis back at the worker's own folder for anything it writes later."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+    from hypothesis.configuration import set_hypothesis_home_dir
+
+    if storage:
+        set_hypothesis_home_dir(storage)
+
+    @settings(max_examples=3, database=None, derandomize=True)
+    @given(st.text(), st.characters())
+    def _warm(text: str, char: str) -> None:
+        pass
+
+    try:
+        _warm()
+    except BaseException:  # noqa: BLE001 - a read-only or broken shared folder only costs time
+        pass
+    set_hypothesis_home_dir(os.path.join(os.getcwd(), ".hypothesis"))
+
+
+def main(argv: list[str]) -> int:
+    req = json.loads(open(argv[0], encoding="utf-8").read())
+    out = open(argv[1], "w", encoding="utf-8")
+    for p in reversed(req["paths"]):
+        sys.path.insert(0, p)
+    import hypothesis
+    from hypothesis import HealthCheck, Phase, given, reject, settings
+    from hypothesis import strategies as st
+    from hypothesis.errors import Flaky, Unsatisfiable
+
+    base: dict[str, Any] = {"hypothesis_version": hypothesis.__version__}
+    problem = _selftest()
+    if problem or "crosshair" in sys.modules:
+        _write(out, {**base, "outcome": "error", "stage": "enforcement", "message": problem or "crosshair imported"})
+        return 0
+    _warm_unicode_tables(req.get("storage_dir"))
+    if req.get("guard", True):
+        guard.install(os.getcwd())
+    try:
+        harness = importlib.import_module(req["harness"])
+        fn = getattr(harness, req["function"])
+    except BaseException as exc:  # noqa: BLE001 - anything the target does at import time is data
+        _write(out, {**base, "outcome": "error", "stage": "import", "message": f"{type(exc).__name__}: {exc}",
+                     "traceback": traceback.format_exc()[-3000:]})
+        return 0
+    try:
+        namespace = dict(vars(harness))
+        namespace["st"] = st
+        strategies = [eval(src, namespace) for src in req["strategies"]]  # noqa: S307 - our own translation
+    except BaseException as exc:  # noqa: BLE001
+        _write(out, {**base, "outcome": "error", "stage": "strategy", "message": f"{type(exc).__name__}: {exc}"})
+        return 0
+    counts = {"valid": 0, "rejected": 0}
+    last: dict[str, Any] = {}
+
+    def prop(args: tuple[Any, ...]) -> None:
+        shown = [py_source(a) for a in args]  # before the call: the target may mutate its arguments
+        try:
+            fn(*args)
+        except icontract.ViolationError as exc:
+            if "\n[pre] " in "\n" + str(exc):  # icontract prefixes its message with the location
+                counts["rejected"] += 1
+                reject()
+            last.update(args=shown, exception=f"ViolationError: {str(exc)[:1500]}")
+            raise
+        except BaseException as exc:
+            last.update(args=shown, exception=f"{type(exc).__name__}: {str(exc)[:1500]}")
+            raise
+        counts["valid"] += 1
+
+    seed = req.get("seed")
+    test = given(st.tuples(*strategies))(prop)
+    test = settings(max_examples=int(req["max_examples"]), derandomize=seed is None, database=None, deadline=None,
+                    suppress_health_check=list(HealthCheck), print_blob=False, report_multiple_bugs=False,
+                    phases=[Phase.explicit, Phase.generate, Phase.shrink])(test)
+    if seed is not None:
+        test = hypothesis.seed(int(seed))(test)
+    try:
+        test()
+    except Unsatisfiable as exc:
+        _write(out, {**base, **counts, "outcome": "unsatisfiable", "message": str(exc)[:1000]})
+        return 0
+    except Flaky as exc:
+        _write(out, {**base, **counts, "outcome": "flaky", "message": str(exc)[:1000]})
+        return 0
+    except BaseException as exc:  # noqa: BLE001 - the property failed (last holds the shrunk example)
+        if "args" not in last:
+            _write(out, {**base, **counts, "outcome": "error", "stage": "engine",
+                         "message": f"{type(exc).__name__}: {exc}", "traceback": traceback.format_exc()[-3000:]})
+            return 0
+        _write(out, {**base, **counts, "outcome": "failed", "args": last["args"], "exception": last["exception"]})
+        return 0
+    _write(out, {**base, **counts, "outcome": "passed"})
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,210 @@
+"""Check a spec's requirements against a target: every obligation through each selected engine of the
+registry (:mod:`evalgap.verifier.engines.registry`), answers from the result cache where nothing changed,
+requirements in parallel (longest first), one overall verdict per requirement (see
+:mod:`evalgap.verifier.findings`)."""
+
+from __future__ import annotations
+
+import hashlib
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, Callable
+
+from evalgap.specs_lang import ast as A
+from evalgap.translators.to_icontract import Harness, Obligation, build_harness
+from evalgap.verifier.cache import ResultCache, cacheable, default_cache_dir, entry_key, names_in, target_fingerprint
+from evalgap.verifier.engines import registry
+from evalgap.verifier.engines.common import (CPU_LIMIT_MARGIN_S, ReplayResult, formal_text, replay,
+                                             span_text)
+from evalgap.verifier.engines.registry import EngineJob
+from evalgap.verifier.findings import EngineVerdict, RequirementResult, Verdict, worst
+from evalgap.verifier.options import Settings
+from evalgap.verifier.project.targets import Target
+from evalgap.verifier.report.emit_tests import reproducer_snippet
+from evalgap.verifier.sandbox.runner import prestart
+
+__all__ = ["check_spec", "replay", "ReplayResult", "formal_text", "span_text", "overall", "warm_up",
+           "CPU_LIMIT_MARGIN_S"]
+
+
+
+def _formalization(req: A.Requirement) -> str:
+    if req.informal is not None:
+        return "informal"
+    if req.clauses and all(isinstance(c, A.Example) for c in req.clauses):
+        return "example"
+    return "formal"
+
+
+def _segment(harness: Harness, req_id: str) -> str:
+    """The harness code generated for ``req_id`` (without its location comment), or the whole harness."""
+    lines = harness.source.splitlines()
+    marker = f"# ---- requirement {req_id} ("
+    starts = [i for i, ln in enumerate(lines) if ln.startswith(marker)]
+    if not starts:
+        return harness.source
+    end = next((i for i in range(starts[0] + 1, len(lines)) if lines[i].startswith("# ---- requirement ")),
+               len(lines))
+    return "\n".join(lines[starts[0] + 1:end])
+
+
+def _run_engine(engine: str, req: A.Requirement, owner: object, ob: Obligation, harness: Harness, hdir: Path,
+                target: Target, source: str, opts: Settings, spec: A.Spec | None = None) -> EngineVerdict:
+    impl = registry.get(engine)
+    if impl is None:
+        return EngineVerdict(engine, Verdict.UNKNOWN, f"engine error: no engine named {engine!r}")
+    return impl.run(EngineJob(req, owner, ob, harness, hdir, target, source, opts, spec))
+
+
+def _engine_budget(engine: str, opts: Settings) -> dict[str, Any]:
+    impl = registry.get(engine)
+    return impl.budget(opts) if impl is not None else {"memory": opts.memory_bytes}
+
+
+def _cache_key(engine: str, ob: Obligation, harness: Harness, target: Target, opts: Settings) -> str | None:
+    code = _segment(harness, ob.req_id)
+    fp = target_fingerprint(target.module, target.paths, names_in(code))
+    if fp is None:
+        return None
+    obl = repr((ob.kind, ob.params, ob.target_function, ob.checks, ob.preconditions))
+    return entry_key(engine, code + "\n" + obl, fp, _engine_budget(engine, opts))
+
+
+def _engines_of(ob: Obligation, opts: Settings) -> tuple[str, ...]:
+    if ob.kind == "example":
+        return ("example",)
+    return opts.engines if ob.kind in ("function", "scenario") else ()
+
+
+def _cached_run(engine: str, req: A.Requirement, owner: object, ob: Obligation, harness: Harness, hdir: Path,
+                target: Target, source: str, opts: Settings, cache: ResultCache | None,
+                spec: A.Spec | None = None) -> EngineVerdict:
+    key = None
+    if cache is not None:
+        key = _cache_key(engine, ob, harness, target, opts)
+        hit = cache.get(key) if key is not None else None
+        if hit is not None:
+            return replace(hit, cached=True)
+    v = _run_engine(engine, req, owner, ob, harness, hdir, target, source, opts, spec)
+    if v.verdict is Verdict.REFUTED and v.reproducer is None:
+        v = replace(v, reproducer=reproducer_snippet(ob, harness, target, v))
+    if cache is not None and key is not None and cacheable(v):
+        cache.put(key, v)
+    return v
+
+
+def overall(verdicts: list[Verdict]) -> Verdict | None:
+    """The overall verdict over engines: ``refuted`` if any engine refuted (each refutation was replayed
+    concretely); else ``verified`` if CrossHair exhausted every path (a proof is not weakened by a random
+    tester that did not finish); else the worst of the rest (unknown > no-counterexample)."""
+    if Verdict.REFUTED in verdicts:
+        return Verdict.REFUTED
+    if Verdict.VERIFIED in verdicts:
+        return Verdict.VERIFIED
+    return worst(verdicts)
+
+
+def _check_one(req: A.Requirement, owner: object, ob: Obligation, harness: Harness, hdir: Path, target: Target,
+               source: str, opts: Settings, cache: ResultCache | None = None,
+               spec: A.Spec | None = None) -> RequirementResult:
+    start = time.monotonic()
+    base = dict(id=req.id, prose=req.prose, location=str(req.span), formalization=_formalization(req),
+                formal_text=formal_text(req, source),
+                function=getattr(owner, "name", None) if isinstance(owner, A.FunctionDecl) else None,
+                narrowed_by=ob.preconditions)
+    if ob.kind == "informal":
+        inf = req.informal
+        assert inf is not None
+        v = EngineVerdict("none", Verdict.NOT_FORMALIZED, f"{inf.category}: {inf.reason}")
+        return RequirementResult(**base, category=inf.category, informal_reason=inf.reason,  # type: ignore[arg-type]
+                                 verdicts=(v,), verdict=Verdict.NOT_FORMALIZED)
+    if ob.kind == "precondition":
+        return RequirementResult(**base, role="precondition")  # type: ignore[arg-type]
+    if ob.kind == "config":  # a rule over a configuration file: `check-config` / the Z3 analysis
+        return RequirementResult(**base, role="config")  # type: ignore[arg-type]
+    if ob.kind == "unsupported":
+        verdicts = [EngineVerdict("none", Verdict.UNKNOWN, f"unsupported: {ob.reason}")]
+    elif ob.kind == "example":
+        verdicts = [_cached_run("example", req, owner, ob, harness, hdir, target, source, opts, cache)]
+    else:
+        verdicts = [_cached_run(e, req, owner, ob, harness, hdir, target, source, opts, cache, spec)
+                    for e in opts.engines]
+    verdict = overall([v.verdict for v in verdicts])
+    return RequirementResult(**base, verdicts=tuple(verdicts), verdict=verdict,  # type: ignore[arg-type]
+                             elapsed_s=time.monotonic() - start)
+
+
+def _estimated_cost(ob: Obligation) -> int:
+    """A rough rank of how long ``ob`` takes to check (higher: longer): symbolic inputs multiply paths,
+    each checked clause is a separate CrossHair condition; examples are concrete calls (cheap)."""
+    if ob.kind not in ("function", "scenario"):
+        return 1
+    return 10 + 10 * len(ob.params) + len(ob.checks)
+
+
+def warm_up(opts: Settings, requirements: int | None = None) -> None:
+    """Start the fork servers ``opts`` will need in the background (call early, e.g. before parsing, so
+    their start-up overlaps other work); ``requirements`` caps how many of each kind are started."""
+    kinds = [e.worker for e in (registry.get(n) for n in opts.engines) if e is not None] + ["replay"]
+    prestart(kinds, min(max(1, opts.jobs), requirements or opts.jobs))
+
+
+def check_spec(spec: A.Spec, source: str, target: Target, opts: Settings,
+               progress: Callable[[RequirementResult], None] | None = None,
+               sources: dict[str, str] | None = None,
+               started: Callable[[str], None] | None = None) -> list[RequirementResult]:
+    """Check every requirement of ``spec`` against ``target``.
+
+    Args:
+        spec: a parsed, structurally checked spec.
+        source: the spec's text (for the formal text shown in reports).
+        target: the code under check.
+        opts: budget, parallelism and limits.
+        progress: called with each result as it completes (from worker threads' completion order).
+        sources: file name -> text of every file of the spec (imports), for requirements of other files.
+        started: called with a requirement's ID when an engine is about to run on it (worker threads).
+
+    Returns:
+        One :class:`RequirementResult` per requirement, in source order. Never raises for anything the
+        target code does: that becomes a verdict.
+    """
+    digest = hashlib.sha256((source + target.module).encode()).hexdigest()[:12]
+    harness = build_harness(spec, target.module, f"evalgap_harness_{digest}")
+    pairs = spec.all_requirements()
+    cache = ResultCache(opts.cache_dir or default_cache_dir()) if opts.cache else None
+    todo = [(e, ob) for ob in harness.obligations for e in _engines_of(ob, opts)]
+    if cache is not None:  # start workers only for what the cache cannot answer
+        todo = [(e, ob) for e, ob in todo if not cache.contains(_cache_key(e, ob, harness, target, opts))]
+    if todo:
+        warm_up(replace(opts, engines=tuple(dict.fromkeys(e for e, _ in todo if e != "example"))),
+                len({ob.req_id for _, ob in todo}))
+    cost = {ob.req_id: _estimated_cost(ob) for _, ob in todo}
+    with tempfile.TemporaryDirectory(prefix="evalgap-harness-") as tmp:
+        hdir = Path(tmp)
+        (hdir / f"{harness.module}.py").write_text(harness.source, encoding="utf-8")
+
+        def run(pair: tuple[A.Requirement, object]) -> RequirementResult:
+            req, owner = pair
+            text = (sources or {}).get(req.span.file, source)  # requirements of imported files
+            if started is not None and req.id in cost:
+                started(req.id)
+            try:
+                res = _check_one(req, owner, harness.obligation(req.id), harness, hdir, target, text, opts,
+                                 cache, spec)
+            except Exception as exc:  # noqa: BLE001 - an engine bug must not lose the other verdicts
+                v = EngineVerdict("none", Verdict.UNKNOWN, f"engine error: {type(exc).__name__}: {exc}")
+                res = RequirementResult(req.id, req.prose, str(req.span), _formalization(req),
+                                        verdicts=(v,), verdict=Verdict.UNKNOWN)
+            if progress is not None:
+                progress(res)
+            return res
+
+        # longest first (LPT): the slow requirements start at once and the quick ones fill the gaps, so
+        # with N workers the last one to finish is rarely a slow one started late; results in source order
+        order = sorted(range(len(pairs)), key=lambda i: -cost.get(pairs[i][0].id, 0))
+        with ThreadPoolExecutor(max_workers=max(1, opts.jobs)) as pool:
+            futures = {i: pool.submit(run, pairs[i]) for i in order}
+            return [futures[i].result() for i in range(len(pairs))]

@@ -1,0 +1,82 @@
+"""The one way evalgap writes a file a user named (``-o``, ``export -o``, ``author -o``, ``fmt``, reproducers).
+
+Rules (docs/report.md, "Output files"):
+
+* a regular file (or a new path) is written **atomically**: a temporary file in the same folder, flushed,
+  then renamed over the path, so a reader never sees half a report and a failed write leaves the old file;
+* a **symlink** is written through: the file it points to is replaced (atomically), the link stays a link;
+* anything else that exists (``/dev/null``, a FIFO, a terminal, a socket) is **opened and written**, never
+  replaced;
+* the folder must exist (nothing is created behind the user's back); a folder as the path is an error;
+* the file's mode is that of the file it replaces, else ``0o666`` less the process umask (as ``open``
+  would), so a CI artifact step running as another user can read it.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import tempfile
+from pathlib import Path
+
+from evalgap.verifier.errors import UsageError
+
+__all__ = ["write_text", "write_bytes"]
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
+    """Write ``data`` to ``path`` under the rules of this module.
+
+    Raises:
+        UsageError: the path is a folder, its folder does not exist, or the write failed (permission, full
+            disk, ...); the message names the path and the reason. An existing file is then unchanged.
+    """
+    given = Path(path)
+    try:
+        st = os.stat(given)  # follows symlinks: a link is written through
+    except FileNotFoundError:
+        st = None
+    except OSError as exc:
+        raise UsageError(f"cannot write {given}: {exc.strerror or exc}") from None
+    if st is not None and stat.S_ISDIR(st.st_mode):
+        raise UsageError(f"cannot write {given}: it is a folder (give a file path)")
+    if st is not None and not stat.S_ISREG(st.st_mode):  # a device, a FIFO, a socket: write into it
+        try:
+            with open(given, "wb") as fh:
+                fh.write(data)
+        except OSError as exc:
+            raise UsageError(f"cannot write {given}: {exc.strerror or exc}") from None
+        return
+    real = Path(os.path.realpath(given))
+    folder = real.parent
+    if not folder.is_dir():
+        raise UsageError(f"cannot write {given}: the folder {given.parent} does not exist (create it first)")
+    mode = stat.S_IMODE(st.st_mode) if st is not None else 0o666 & ~_umask()
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{real.name}.", dir=folder)
+    except OSError as exc:
+        raise UsageError(f"cannot write {given}: {exc.strerror or exc}") from None
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, real)
+    except OSError as exc:
+        Path(tmp).unlink(missing_ok=True)
+        raise UsageError(f"cannot write {given}: {exc.strerror or exc}") from None
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def write_text(path: str | os.PathLike[str], text: str) -> None:
+    """Write ``text`` as UTF-8 to ``path`` (see :func:`write_bytes`)."""
+    write_bytes(path, text.encode("utf-8"))

@@ -1,0 +1,139 @@
+"""The gate's result model (frozen data): options, per-requirement transitions, classified behaviour
+differences, the :class:`GateReport` and its exit code. Rendering is in :mod:`evalgap.verifier.gate.report`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from evalgap.verifier.analysis.gaming import GamingFinding
+from evalgap.verifier.findings import RequirementResult, Verdict
+from evalgap.verifier.gate.behavior_diff import BehaviorDifference, DiffOutcome
+from evalgap.verifier.gate.gitdiff import ChangedUnit
+from evalgap.verifier.report.gap import EXIT_OK, EXIT_REFUTED, EXIT_UNKNOWN
+
+__all__ = ["DEFAULT_TEST_GLOBS", "GateOptions", "RequirementChange", "ClassifiedDifference", "GateReport",
+           "gate_exit_code"]
+
+
+#: Files whose literals count as the visible tests (EG407), relative to the repository root.
+DEFAULT_TEST_GLOBS = ("tests/*.py", "tests/**/*.py", "test_*.py", "**/test_*.py", "*_test.py", "**/*_test.py")
+
+
+@dataclass(frozen=True)
+class GateOptions:
+    """Options of a gate run.
+
+    Attributes:
+        budget_s: CrossHair CPU seconds per requirement (as ``check --budget``).
+        diff_budget_s: CrossHair CPU seconds per changed function for behaviour diffing.
+        jobs: requirements checked in parallel.
+        test_globs: repository-relative globs of the visible tests (their literals feed EG407).
+        behavior_diff: run behaviour diffing at all.
+        fail_on_unexplained: an unexplained behaviour change makes the exit code 1.
+        target: repository-relative ``.py`` path overriding the spec's ``target:``.
+    """
+
+    budget_s: float = 10.0
+    diff_budget_s: float = 10.0
+    jobs: int = 1
+    test_globs: tuple[str, ...] = DEFAULT_TEST_GLOBS
+    behavior_diff: bool = True
+    fail_on_unexplained: bool = False
+    target: str | None = None
+
+
+@dataclass(frozen=True)
+class RequirementChange:
+    """One checked requirement: its result on head and base and what the change did to it.
+
+    Attributes:
+        id, prose: from the (head) spec.
+        transition: ``fixed`` (refuted on base, not on head), ``broken`` (refuted on head only),
+            ``still-refuted``, ``unchanged``, ``new`` (not in the base spec) or ``changed-spec`` (its text
+            changed in this change).
+        head, base: the check results (``base`` None when base was not checked).
+        because: the changed units (``file:qualname``) or spec change that selected it.
+    """
+
+    id: str
+    prose: str
+    transition: str
+    head: RequirementResult
+    base: RequirementResult | None
+    because: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ClassifiedDifference:
+    """A behaviour difference with its classification.
+
+    Attributes:
+        file, qualname: the changed function.
+        difference: the input and both behaviours.
+        classification: ``explained``, ``possibly-explained``, ``outside-precondition`` or ``unexplained``.
+        explained_by: requirement IDs that explain it (or whose precondition it violates).
+        note: one sentence saying why it got this classification.
+    """
+
+    file: str
+    qualname: str
+    difference: BehaviorDifference
+    classification: str
+    explained_by: tuple[str, ...] = ()
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class GateReport:
+    """Everything ``evalgap gate`` found (frozen data; rendering is in :mod:`evalgap.verifier.gate.report`).
+
+    Attributes:
+        repo, base_rev, head_rev, spec_file, target: what was compared and against which spec.
+        changed: the changed units (all ``.py`` files of the change).
+        requirements: the checked requirements, in spec order.
+        not_rechecked: ``(id, prose)`` of requirements the change does not reach (not checked again).
+        diffs: the behaviour-diff outcome per changed function with an unchanged signature.
+        differences: every difference found, classified.
+        gaming: gaming findings on added lines (silenced ones included).
+        notes: remarks (files that did not parse, changed test files, functions not diffed and why).
+        budget_s, diff_budget_s, elapsed_s: budgets and wall-clock time.
+    """
+
+    repo: str
+    base_rev: str
+    head_rev: str
+    spec_file: str
+    target: str
+    changed: tuple[ChangedUnit, ...]
+    requirements: tuple[RequirementChange, ...]
+    not_rechecked: tuple[tuple[str, str], ...]
+    diffs: tuple[DiffOutcome, ...]
+    differences: tuple[ClassifiedDifference, ...]
+    gaming: tuple[GamingFinding, ...]
+    notes: tuple[str, ...]
+    budget_s: float
+    diff_budget_s: float
+    elapsed_s: float
+    fail_on_unexplained: bool = False
+
+    def active_gaming(self) -> list[GamingFinding]:
+        """Gaming findings that are not silenced."""
+        return [g for g in self.gaming if not g.silenced]
+
+    def unexplained(self) -> list[ClassifiedDifference]:
+        """Behaviour differences no requirement explains."""
+        return [d for d in self.differences if d.classification == "unexplained"]
+
+
+def gate_exit_code(report: GateReport) -> int:
+    """1: a checked requirement refuted on head, an unsilenced gaming finding, or (with
+    ``fail_on_unexplained``) an unexplained behaviour change; 3: a checked requirement unknown; else 0."""
+    verdicts = {r.head.verdict for r in report.requirements}
+    if Verdict.REFUTED in verdicts or report.active_gaming() or (
+            report.fail_on_unexplained and report.unexplained()):
+        return EXIT_REFUTED
+    if Verdict.UNKNOWN in verdicts:
+        return EXIT_UNKNOWN
+    return EXIT_OK
+
+

@@ -1,0 +1,278 @@
+"""Render a :class:`~evalgap.verifier.gate.run.GateReport`: text (terminal), JSON (``gate_schema_version``
+1.0), Markdown (a pull-request comment) and SARIF 2.1.0 (code scanning).
+
+These are the gate's own renderers: the shared report renderers (SARIF/Markdown/JUnit of ``check``) live on
+another branch; once merged, the gate's SARIF and Markdown can move onto them.
+"""
+
+from __future__ import annotations
+
+import json
+from importlib import metadata
+from xml.sax.saxutils import escape, quoteattr
+from typing import Any
+
+from evalgap.verifier.findings import RequirementResult
+from evalgap.verifier.analysis.gaming import RULES, GamingFinding
+from evalgap.verifier.gate.run import ClassifiedDifference, GateReport, gate_exit_code
+
+__all__ = ["gate_to_dict", "render_gate_json", "render_gate_text", "render_gate_markdown", "render_gate_sarif",
+           "render_gate_junit", "GATE_SCHEMA_VERSION"]
+
+GATE_SCHEMA_VERSION = "1.0"
+_SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+
+
+def _verdict_text(r: RequirementResult | None) -> str:
+    if r is None:
+        return "-"
+    if r.verdict is None:
+        return "precondition"
+    v = r.verdicts[0] if r.verdicts else None
+    detail = ""
+    if v is not None and r.counterexample:
+        detail = f" ({r.counterexample})"
+    elif v is not None and r.verdict.value in ("unknown", "no-counterexample"):
+        detail = f" ({v.reason})"
+    return r.verdict.value + detail
+
+
+def _gaming_dict(g: GamingFinding) -> dict[str, Any]:
+    return {"code": g.code, "rule": g.rule, "path": g.path, "line": g.line, "col": g.col, "message": g.message,
+            "snippet": g.snippet, "silenced": g.silenced, "silence_reason": g.silence_reason}
+
+
+def _diff_dict(d: ClassifiedDifference) -> dict[str, Any]:
+    return {"file": d.file, "function": d.qualname, "call": d.difference.call(d.qualname.rsplit(".", 1)[-1]),
+            "arguments": dict(d.difference.args), "base": d.difference.base.describe,
+            "head": d.difference.head.describe, "classification": d.classification,
+            "explained_by": list(d.explained_by), "note": d.note}
+
+
+def gate_to_dict(report: GateReport) -> dict[str, Any]:
+    """The report as plain JSON-ready data."""
+    return {
+        "gate_schema_version": GATE_SCHEMA_VERSION,
+        "repo": report.repo, "base": report.base_rev, "head": report.head_rev, "spec": report.spec_file,
+        "target": report.target, "budget_s": report.budget_s, "diff_budget_s": report.diff_budget_s,
+        "exit_code": gate_exit_code(report),
+        "summary": {
+            "changed_units": len(report.changed),
+            "checked_requirements": len(report.requirements),
+            "refuted_on_head": sum(1 for r in report.requirements if r.head.verdict and r.head.verdict.value == "refuted"),
+            "fixed": sum(1 for r in report.requirements if r.transition == "fixed"),
+            "broken": sum(1 for r in report.requirements if r.transition == "broken"),
+            "unexplained_changes": len(report.unexplained()),
+            "gaming_findings": len(report.active_gaming()),
+            "silenced_gaming_findings": len(report.gaming) - len(report.active_gaming()),
+        },
+        "changed": [{"file": u.file, "unit": u.qualname, "kind": u.kind, "change": u.change,
+                     "base_line": u.base_line, "head_line": u.head_line,
+                     "same_signature": u.same_signature} for u in report.changed],
+        "requirements": [{"id": r.id, "prose": r.prose, "transition": r.transition,
+                          "head": _verdict_text(r.head), "base": _verdict_text(r.base),
+                          "head_verdict": r.head.verdict.value if r.head.verdict else None,
+                          "base_verdict": r.base.verdict.value if r.base and r.base.verdict else None,
+                          "because": list(r.because)} for r in report.requirements],
+        "not_rechecked": [{"id": i, "prose": p} for i, p in report.not_rechecked],
+        "behavior_diffs": [{"file": o.file, "function": o.qualname, "status": o.status, "paths": o.paths,
+                            "reason": o.reason, "differences": len(o.differences),
+                            "elapsed_s": round(o.elapsed_s, 3)} for o in report.diffs],
+        "differences": [_diff_dict(d) for d in report.differences],
+        "gaming": [_gaming_dict(g) for g in report.gaming],
+        "notes": list(report.notes),
+        "elapsed_s": round(report.elapsed_s, 3),
+    }
+
+
+def render_gate_json(report: GateReport) -> str:
+    """Indented JSON text with a trailing newline."""
+    return json.dumps(gate_to_dict(report), indent=2, ensure_ascii=False) + "\n"
+
+
+def render_gate_text(report: GateReport) -> str:
+    """A plain-text report for a terminal."""
+    out: list[str] = []
+    w = out.append
+    w(f"evalgap gate: {report.spec_file} on {report.target}")
+    w(f"  base {report.base_rev[:12]}  head {report.head_rev[:40]}")
+    w("")
+    w(f"Changed code ({len(report.changed)} unit(s)):")
+    for u in report.changed:
+        w(f"  {u.change:<9} {u.kind:<8} {u.file}:{u.qualname}")
+    w("")
+    w(f"Requirements reached by the change ({len(report.requirements)} checked, budget {report.budget_s:g} s each):")
+    for r in report.requirements:
+        w(f"  {r.id:<10} {r.transition:<14} head: {_verdict_text(r.head)}")
+        if r.base is not None:
+            w(f"  {'':<10} {'':<14} base: {_verdict_text(r.base)}")
+        w(f"  {'':<10} {r.prose}")
+    if report.not_rechecked:
+        w(f"  not re-checked (the change does not reach them): {', '.join(i for i, _ in report.not_rechecked)}")
+    w("")
+    w(f"Behaviour changes (CrossHair diffbehavior, {report.diff_budget_s:g} s per function):")
+    if not report.diffs:
+        w("  no function diffed (none changed with the same signature, or see the notes below)")
+    for o in report.diffs:
+        w(f"  {o.file}:{o.qualname}: {o.status}" + (f" ({o.reason})" if o.reason else ""))
+    for d in report.differences:
+        label = d.classification.upper() if d.classification == "unexplained" else d.classification
+        by = f" by {', '.join(d.explained_by)}" if d.explained_by else ""
+        w(f"  - {label}{by}: {d.difference.call(d.qualname.rsplit('.', 1)[-1])}")
+        w(f"      base: {d.difference.base.describe}")
+        w(f"      head: {d.difference.head.describe}")
+        w(f"      {d.note}")
+    w("")
+    w("Evaluator gaming (added lines only):")
+    if not report.gaming:
+        w("  none found")
+    for g in report.gaming:
+        state = f"silenced: {g.silence_reason}" if g.silenced else "FINDING"
+        w(f"  {g.location}: {g.code} {g.rule} [{state}]")
+        w(f"      {g.message}")
+        if g.snippet:
+            w(f"      > {g.snippet}")
+    for n in report.notes:
+        w(f"note: {n}")
+    w("")
+    w(f"exit code {gate_exit_code(report)} ({report.elapsed_s:.1f} s)")
+    return "\n".join(out) + "\n"
+
+
+def _md_escape(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def render_gate_markdown(report: GateReport) -> str:
+    """A Markdown summary for a pull-request comment."""
+    code = gate_exit_code(report)
+    status = {0: "passed", 1: "failed", 3: "inconclusive"}.get(code, "error")
+    out: list[str] = []
+    w = out.append
+    w(f"## evalgap gate: {status}")
+    w("")
+    w(f"Spec `{report.spec_file}`, target `{report.target}`, base `{report.base_rev[:12]}`, "
+      f"head `{report.head_rev[:40]}`.")
+    w("")
+    if report.requirements:
+        w("| requirement | change | head | base |")
+        w("|---|---|---|---|")
+        for r in report.requirements:
+            w(f"| **{r.id}** {_md_escape(r.prose)} | {r.transition} | {_md_escape(_verdict_text(r.head))} | "
+              f"{_md_escape(_verdict_text(r.base))} |")
+        w("")
+    else:
+        w("No requirement is reached by the changed code.")
+        w("")
+    unexplained = report.unexplained()
+    if report.differences:
+        w(f"### Behaviour changes ({len(unexplained)} unexplained)")
+        w("")
+        for d in report.differences:
+            by = f" by {', '.join(d.explained_by)}" if d.explained_by else ""
+            w(f"- **{d.classification}**{by}: `{d.difference.call(d.qualname.rsplit('.', 1)[-1])}`: base "
+              f"{d.difference.base.describe}; head {d.difference.head.describe}")
+        w("")
+    if report.gaming:
+        w(f"### Evaluator gaming ({len(report.active_gaming())} finding(s))")
+        w("")
+        for g in report.gaming:
+            state = f" (silenced: {g.silence_reason})" if g.silenced else ""
+            w(f"- `{g.location}` **{g.code}** {g.rule}{state}: {g.message}")
+        w("")
+    for n in report.notes:
+        w(f"> note: {n}")
+    if report.notes:
+        w("")
+    w(f"<sub>exit code {code}; CrossHair budget {report.budget_s:g} s per requirement, "
+      f"{report.diff_budget_s:g} s per behaviour diff; 'no-counterexample' is not a proof.</sub>")
+    return "\n".join(out) + "\n"
+
+
+def render_gate_sarif(report: GateReport) -> str:
+    """SARIF 2.1.0: refuted requirements (EG-REQ), unexplained behaviour changes (EG-BEHAVIOR) and gaming
+    findings (EG4xx) as results, with file locations where the code has one."""
+    try:
+        version = metadata.version("evalgap")
+    except metadata.PackageNotFoundError:
+        version = "0"
+    rules = [{"id": r.code, "name": r.name, "shortDescription": {"text": r.summary},
+              "help": {"text": f"Example flagged: {r.example}"}} for r in RULES.values()]
+    rules += [{"id": "EG-REQ", "name": "requirement-refuted",
+               "shortDescription": {"text": "a requirement reached by the change is refuted on head"}},
+              {"id": "EG-BEHAVIOR", "name": "unexplained-behaviour-change",
+               "shortDescription": {"text": "base and head differ on an input and no requirement explains it"}}]
+    results: list[dict[str, Any]] = []
+    lines = {(u.file, u.qualname): u.head_line for u in report.changed}
+    for g in report.gaming:
+        res: dict[str, Any] = {
+            "ruleId": g.code, "level": "error", "message": {"text": g.message},
+            "locations": [{"physicalLocation": {"artifactLocation": {"uri": g.path},
+                                                "region": {"startLine": g.line, "startColumn": g.col}}}]}
+        if g.silenced:
+            res["suppressions"] = [{"kind": "inSource", "justification": g.silence_reason or ""}]
+        results.append(res)
+    for r in report.requirements:
+        if r.head.verdict is not None and r.head.verdict.value == "refuted":
+            results.append({"ruleId": "EG-REQ", "level": "error",
+                            "message": {"text": f"{r.id} refuted ({r.transition}): {r.prose} "
+                                                f"Counterexample: {r.head.counterexample}"}})
+    for d in report.unexplained():
+        line = lines.get((d.file, d.qualname), 1) or 1
+        results.append({"ruleId": "EG-BEHAVIOR", "level": "warning",
+                        "message": {"text": f"unexplained behaviour change of {d.qualname}: "
+                                            f"{d.difference.call(d.qualname.rsplit('.', 1)[-1])}: base "
+                                            f"{d.difference.base.describe}; head {d.difference.head.describe}"},
+                        "locations": [{"physicalLocation": {"artifactLocation": {"uri": d.file},
+                                                            "region": {"startLine": line}}}]})
+    sarif = {"$schema": _SARIF_SCHEMA, "version": "2.1.0",
+             "runs": [{"tool": {"driver": {"name": "evalgap", "version": version,
+                                           "rules": rules}},
+                       "results": results}]}
+    return json.dumps(sarif, indent=2) + "\n"
+
+
+def render_gate_junit(report: GateReport) -> str:
+    """JUnit XML: one test case per reached requirement (failure when refuted on head, skipped when
+    unknown), per gaming finding (failure unless silenced, then skipped with the reason) and per unexplained
+    behaviour change (failure with ``fail_on_unexplained``, else skipped)."""
+    cases: list[str] = []
+    failures = skipped = 0
+
+    def case(classname: str, name: str, body: str = "") -> None:
+        cases.append(f"    <testcase classname={quoteattr(classname)} name={quoteattr(name)}>{body}</testcase>")
+
+    for r in report.requirements:
+        v = r.head.verdict.value if r.head.verdict else "precondition"
+        text = escape(f"{r.prose} [{r.transition}] head: {_verdict_text(r.head)}; base: {_verdict_text(r.base)}")
+        if v == "refuted":
+            failures += 1
+            case("evalgap.gate.requirements", r.id, f'<failure message="refuted">{text}</failure>')
+        elif v == "unknown":
+            skipped += 1
+            case("evalgap.gate.requirements", r.id, f'<skipped message="unknown">{text}</skipped>')
+        else:
+            case("evalgap.gate.requirements", r.id, f"<system-out>{text}</system-out>")
+    for g in report.gaming:
+        name = f"{g.code} {g.location}"
+        if g.silenced:
+            skipped += 1
+            case("evalgap.gate.gaming", name, f"<skipped message={quoteattr('silenced: ' + (g.silence_reason or ''))}/>")
+        else:
+            failures += 1
+            case("evalgap.gate.gaming", name, f"<failure message={quoteattr(g.rule)}>{escape(g.message)}</failure>")
+    for i, d in enumerate(report.unexplained(), 1):
+        text = escape(f"{d.difference.call(d.qualname.rsplit('.', 1)[-1])}: base {d.difference.base.describe}; "
+                      f"head {d.difference.head.describe}")
+        if report.fail_on_unexplained:
+            failures += 1
+            case("evalgap.gate.behaviour", f"{d.file}:{d.qualname} #{i}",
+                 f'<failure message="unexplained behaviour change">{text}</failure>')
+        else:
+            skipped += 1
+            case("evalgap.gate.behaviour", f"{d.file}:{d.qualname} #{i}",
+                 f'<skipped message="unexplained behaviour change (not blocking)">{text}</skipped>')
+    head = (f'<?xml version="1.0" encoding="UTF-8"?>\n<testsuites>\n  <testsuite name="evalgap gate" '
+            f'tests="{len(cases)}" failures="{failures}" errors="0" skipped="{skipped}" '
+            f'time="{report.elapsed_s:.3f}">')
+    return "\n".join([head, *cases, "  </testsuite>", "</testsuites>"]) + "\n"

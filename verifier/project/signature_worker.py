@@ -1,0 +1,114 @@
+"""Worker process: import a target module and write its top-level signatures as JSON.
+
+Run only through :func:`evalgap.verifier.sandbox.runner.run_worker` (the target's import-time code is untrusted).
+Request keys: ``paths`` (prepended to ``sys.path``), ``module``. Result: the
+:meth:`evalgap.specs_lang.signatures.ModuleSig.to_json` form, or ``{"error": ...}``.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import inspect
+import json
+import os
+import sys
+import textwrap
+import traceback
+from typing import Any
+
+
+def _write(path: str, data: dict[str, Any]) -> None:
+    tmp = path + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as fh:
+        json.dump(data, fh)
+    os.replace(tmp, path)
+
+
+def _fn(name: str, obj: Any, drop_self: bool) -> dict[str, Any]:
+    try:
+        sig = inspect.signature(obj)
+    except (TypeError, ValueError):
+        return {"name": name, "params": [["args", "VAR_POSITIONAL", False], ["kwargs", "VAR_KEYWORD", False]]}
+    params = list(sig.parameters.values())
+    if drop_self and params and params[0].kind in (inspect.Parameter.POSITIONAL_ONLY,
+                                                   inspect.Parameter.POSITIONAL_OR_KEYWORD):
+        params = params[1:]
+    return {"name": name, "params": [[p.name, p.kind.name, p.default is not inspect.Parameter.empty]
+                                     for p in params]}
+
+
+def _instance_attributes(cls: type) -> tuple[set[str], bool]:
+    """``self.X`` assignments in the class's source; True as second item when the source is unavailable
+    or the class defines ``__getattr__`` (then any attribute may exist)."""
+    open_attrs = "__getattr__" in vars(cls) or "__getattribute__" in vars(cls)
+    names: set[str] = set()
+    for klass in cls.__mro__:
+        if klass is object:
+            continue
+        try:
+            src = textwrap.dedent(inspect.getsource(klass))
+            tree = ast.parse(src)
+        except (OSError, TypeError, SyntaxError):
+            open_attrs = True
+            continue
+        for node in ast.walk(tree):
+            targets: list[ast.expr] = []
+            if isinstance(node, ast.Assign):
+                targets = list(node.targets)
+            elif isinstance(node, (ast.AnnAssign, ast.AugAssign)):
+                targets = [node.target]
+            for t in targets:
+                for sub in ast.walk(t):
+                    if isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name) and sub.value.id == "self":
+                        names.add(sub.attr)
+            if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+                names.add(node.target.id)  # dataclass fields
+        names |= set(getattr(klass, "__slots__", ()) or ())
+    return names, open_attrs
+
+
+def _class(name: str, cls: type) -> dict[str, Any]:
+    methods, attrs = {}, set()
+    for attr in dir(cls):
+        if attr.startswith("__"):
+            continue
+        value = inspect.getattr_static(cls, attr)
+        if isinstance(value, (staticmethod, classmethod)):
+            methods[attr] = _fn(attr, getattr(cls, attr), drop_self=False)
+        elif inspect.isfunction(value):
+            methods[attr] = _fn(attr, value, drop_self=True)
+        else:
+            attrs.add(attr)
+    inst, open_attrs = _instance_attributes(cls)
+    init = _fn("__init__", cls, drop_self=False)
+    init["name"] = name
+    return {"name": name, "init": init, "methods": methods, "attributes": sorted(attrs | inst),
+            "open_attributes": open_attrs}
+
+
+def main(argv: list[str]) -> int:
+    req = json.loads(open(argv[0], encoding="utf-8").read())
+    out = argv[1]
+    for p in reversed(req["paths"]):
+        sys.path.insert(0, p)
+    try:
+        mod = importlib.import_module(req["module"])
+        functions, classes, names = {}, {}, []
+        for name, value in vars(mod).items():
+            if name.startswith("__"):
+                continue
+            if inspect.isclass(value):
+                classes[name] = _class(name, value)
+            elif callable(value) and not inspect.ismodule(value):
+                functions[name] = _fn(name, value, drop_self=False)
+            else:
+                names.append(name)
+        _write(out, {"module": req["module"], "functions": functions, "classes": classes, "names": sorted(names)})
+    except BaseException as exc:  # noqa: BLE001 - anything the target does at import time is data
+        _write(out, {"error": f"{type(exc).__name__}: {exc}", "traceback": traceback.format_exc()[-3000:]})
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,149 @@
+"""Render a :class:`~evalgap.verifier.report.gap.GapReport` as JSON (``schema_version`` 1.1).
+
+The shape is fixed by the JSON Schema shipped as package data (``verifier/report/schema/gap-report.schema.json``,
+printed by ``evalgap schema``): every property is required (absent values are ``null``) and no other
+property is allowed. :func:`load_report` reads and validates a report file (for ``explain`` and ``diff``).
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from evalgap.verifier.errors import UsageError
+from evalgap.verifier.findings import EngineVerdict, RequirementResult, SpecFinding
+from evalgap.verifier.report.gap import FLAGS, SCHEMA_VERSION, GapReport
+
+__all__ = ["to_dict", "render_json", "schema_text", "load_schema", "validate_report", "load_report"]
+
+
+def _verdict(v: EngineVerdict) -> dict[str, Any]:
+    b = v.budget
+    return {
+        "engine": v.engine,
+        "verdict": v.verdict.value,
+        "reason": v.reason,
+        "budget": {"seconds": b.seconds, "used_s": b.used_s, "paths": b.paths, "examples": b.examples,
+                   "rejected": b.rejected, "seed": b.seed},
+        "counterexample": v.counterexample,
+        "arguments": {name: src for name, src in v.args} if v.args else None,
+        "assumptions": list(v.assumptions),
+        "elapsed_s": round(v.elapsed_s, 3),
+        "reproducer": v.reproducer,
+        "cached": v.cached,
+    }
+
+
+def _requirement(r: RequirementResult, expected: tuple[str, ...] | None) -> dict[str, Any]:
+    return {
+        "id": r.id,
+        "prose": r.prose,
+        "location": r.location,
+        "formalization": r.formalization,
+        "role": r.role,
+        "category": r.category,
+        "informal_reason": r.informal_reason,
+        "formal_text": r.formal_text,
+        "function": r.function,
+        "narrowed_by": list(r.narrowed_by),
+        "verdicts": [_verdict(v) for v in r.verdicts],
+        "verdict": r.verdict.value if r.verdict is not None else None,
+        "counterexample": r.counterexample,
+        "disagreement": r.disagreement,
+        "elapsed_s": round(r.elapsed_s, 3),
+        "target_functions": list(r.target_functions),
+        "tests": [{"test": t.test, "outcome": t.outcome, "functions": list(t.functions)} for t in r.tests],
+        "smells": [{"code": s.code, "phrase": s.phrase, "start": s.start, "end": s.end, "message": s.message}
+                   for s in r.smells],
+        "flags": list(r.flags),
+        "expected": list(expected) if expected is not None else None,
+    }
+
+
+def _finding(f: SpecFinding) -> dict[str, Any]:
+    return {"code": f.code, "kind": f.kind, "severity": f.level, "requirement_ids": list(f.requirement_ids),
+            "message": f.message, "detail": f.detail}
+
+
+def to_dict(report: GapReport) -> dict[str, Any]:
+    """The report as plain JSON-ready data (valid against :func:`load_schema`)."""
+    suite = report.tests
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "spec": {"name": report.spec_name, "title": report.spec_title, "file": report.spec_file},
+        "target": report.target,
+        "target_file": report.target_file,
+        "budget_s": report.budget_s,
+        "summary": report.summary(),
+        "coverage": report.coverage(),
+        "flag_counts": report.flag_counts(),
+        "smell_counts": report.smell_counts(),
+        "requirements": [_requirement(r, report.expected.get(r.id) if report.expected else None)
+                         for r in report.requirements],
+        "spec_findings": [_finding(f) for f in report.spec_findings],
+        "tests": None if suite is None else {
+            "path": suite.path, "exit_status": suite.exit_status, "elapsed_s": round(suite.elapsed_s, 3),
+            "counts": suite.counts(),
+            "tests": [{"nodeid": t.nodeid, "outcome": t.outcome, "functions": list(t.functions)}
+                      for t in suite.tests]},
+        "function_lines": dict(report.function_lines),
+        "flags_legend": dict(FLAGS),
+        "elapsed_s": round(report.elapsed_s, 3),
+        "tools": report.tools,
+    }
+
+
+def render_json(report: GapReport) -> str:
+    """Indented JSON text with a trailing newline."""
+    return json.dumps(to_dict(report), indent=2, ensure_ascii=False) + "\n"
+
+
+def schema_text() -> str:
+    """The JSON Schema (draft 2020-12) of the report, as shipped in the package."""
+    # a plain path: evalgap.verifier is a namespace package under an editable install, where
+    # importlib.resources cannot read data files
+    return (Path(__file__).parent / "schema" / "gap-report.schema.json").read_text(encoding="utf-8")
+
+
+def load_schema() -> dict[str, Any]:
+    """The report's JSON Schema as a dict."""
+    data: dict[str, Any] = json.loads(schema_text())
+    return data
+
+
+@lru_cache(maxsize=1)
+def _validator() -> Any:
+    import jsonschema
+
+    return jsonschema.Draft202012Validator(load_schema())
+
+
+def validate_report(data: object) -> list[str]:
+    """Problems of ``data`` against the schema: ``"path: message"`` strings, empty when valid.
+
+    Needs the ``jsonschema`` package (a dependency of evalgap).
+    """
+    validator = _validator()
+    return [f"{'/'.join(str(p) for p in e.absolute_path) or '(root)'}: {e.message}"
+            for e in sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))]
+
+
+def load_report(path: Path) -> dict[str, Any]:
+    """Read a JSON gap report written by ``evalgap check --format json`` and validate it.
+
+    Raises:
+        UsageError: unreadable, not JSON, or not valid against the schema (the first problems listed).
+    """
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot read ({exc.strerror})") from None
+    except ValueError as exc:
+        raise UsageError(f"{path}: not JSON ({exc})") from None
+    problems = validate_report(data)
+    if problems:
+        raise UsageError(f"{path}: not a gap report of schema {SCHEMA_VERSION}: " + "; ".join(problems[:3]))
+    assert isinstance(data, dict)
+    return data

@@ -1,0 +1,161 @@
+"""Render a :class:`~evalgap.verifier.report.gap.GapReport` for a terminal (rich table; colours only on a tty)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import TextIO
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+from rich.text import Text
+
+from evalgap.verifier.findings import RequirementResult, Verdict
+from evalgap.verifier.report.gap import GapReport
+
+__all__ = ["render_text", "render_text_string", "check_progress", "summary_line"]
+
+_STYLE = {
+    Verdict.VERIFIED: "bold green", Verdict.NO_COUNTEREXAMPLE: "green", Verdict.UNKNOWN: "yellow",
+    Verdict.REFUTED: "bold red", Verdict.NOT_FORMALIZED: "magenta",
+}
+
+
+def _evidence(r: RequirementResult) -> Text:
+    if r.role == "precondition":
+        return Text("precondition: narrows the domain of the other requirements on "
+                    f"{r.function}; callers must meet it (not checked against the code)")
+    if r.role == "config":
+        return Text("config rule: checked against configuration files by `evalgap check-config` and the Z3 "
+                    "analysis, not against the code")
+    parts = Text()
+    many = len(r.verdicts) > 1
+    for i, v in enumerate(r.verdicts):
+        if i:
+            parts.append("\n")
+        if many:
+            parts.append(f"{v.engine} {v.verdict.value}: ", style=_STYLE.get(v.verdict, ""))
+        if v.counterexample and v.verdict is Verdict.REFUTED:
+            parts.append("counterexample: ", style="bold")
+            parts.append(v.counterexample + "\n")
+        parts.append(v.reason + (" (cached)" if v.cached else ""))
+    if r.disagreement:
+        parts.append(f"\n{r.disagreement}", style="bold")
+    if r.narrowed_by:
+        parts.append(f"\nassuming {', '.join(r.narrowed_by)}", style="dim")
+    if r.tests:
+        passed = sum(1 for t in r.tests if t.outcome == "passed")
+        parts.append(f"\ntests: {passed}/{len(r.tests)} passing exercise it", style="dim")
+    if r.smells:
+        parts.append("\nsmells: " + "; ".join(f"{s.code} \u201c{s.phrase}\u201d" for s in r.smells),
+                     style="dim")
+    return parts
+
+
+@contextmanager
+def check_progress(total: int, stream: TextIO) -> Iterator[Callable[[RequirementResult], None]]:
+    """A progress bar on ``stream`` while requirements are checked, only when it is a terminal.
+
+    Yields:
+        A callback taking each finished :class:`RequirementResult` (thread-safe; a no-op off a terminal).
+    """
+    if not stream.isatty():
+        yield lambda _r: None
+        return
+    progress = Progress(TextColumn("checking"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.description}"),
+                        TimeElapsedColumn(), console=Console(file=stream), transient=True)
+    task = progress.add_task("", total=total)
+    with progress:
+        yield lambda r: progress.update(task, advance=1, description=f"{r.id}: "
+                                        f"{r.verdict.value if r.verdict else 'precondition'}")
+
+
+def summary_line(report: GapReport) -> str:
+    """The one-line summary: counts per verdict, coverage, flags of note and the time."""
+    s = report.summary()
+    line = (f"{s['requirements']} requirements, {s['formalized']} formalized: {s['refuted']} refuted, "
+            f"{s['unknown']} unknown, {s['no-counterexample']} no-counterexample (bounded, not proofs), "
+            f"{s['verified']} verified, {s['not-formalized']} not formalized")
+    if s["preconditions"]:
+        line += f", {s['preconditions']} precondition(s)"
+    flags = report.flag_counts()
+    if flags["tests-pass-but-refuted"]:
+        line += f"; {flags['tests-pass-but-refuted']} refuted although their tests pass"
+    smells = sum(report.smell_counts().values())
+    if smells:
+        line += f"; {smells} requirement smell(s)"
+    if report.spec_findings:
+        line += f"; {len(report.spec_findings)} spec finding(s)"
+    return line + f"  [{report.elapsed_s:.1f} s]"
+
+
+def render_text_string(report: GapReport, color: bool = False) -> str:
+    """The text report (:func:`render_text`) as a string; ``color`` adds ANSI colours."""
+    import io
+
+    buf = io.StringIO()
+    render_text(report, buf, color=color)
+    return buf.getvalue()
+
+
+def render_text(report: GapReport, stream: TextIO, color: bool | None = None) -> None:
+    """Write the report as a table plus a one-line summary.
+
+    Args:
+        report: the gap report.
+        stream: where to write (a terminal gets colours unless ``color`` is False).
+        color: force colours on or off; None detects a terminal.
+    """
+    console = Console(file=stream, force_terminal=color, no_color=(color is False), width=None if
+                      stream.isatty() else 120, soft_wrap=False, highlight=False)
+    title = f"evalgap gap report: {report.spec_name}"
+    if report.spec_title:
+        title += f" ({report.spec_title})"
+    console.print(Text(title, style="bold"))
+    console.print(f"spec {report.spec_file}  target {report.target}  budget {report.budget_s:g} CPU s "
+                  "per requirement")
+    table = Table(show_lines=True, expand=False)
+    table.add_column("ID", no_wrap=True)
+    table.add_column("requirement", max_width=38)
+    table.add_column("formalized", no_wrap=True)
+    table.add_column("verdict", no_wrap=True)
+    table.add_column("flags", max_width=18)
+    table.add_column("evidence", max_width=60)
+    if report.expected:
+        table.add_column("expected", no_wrap=True)
+    for r in report.requirements:
+        form = r.formalization if r.formalization != "informal" else f"no ({r.category})"
+        verdict = Text(r.verdict.value, style=_STYLE[r.verdict]) if r.verdict else Text("precondition",
+                                                                                          style="cyan")
+        row: list[str | Text] = [r.id, r.prose, form, verdict, Text("\n".join(r.flags), style="yellow"),
+                                 _evidence(r)]
+        if report.expected:
+            want = report.expected.get(r.id)
+            got = r.verdict.value if r.verdict else "precondition"
+            row.append(Text("-" if want is None else ("ok" if got in want else "MISMATCH: " + "|".join(want)),
+                            style="green" if want is None or got in want else "bold red"))
+        table.add_row(*row)
+    console.print(table)
+    if report.analysis is not None:
+        import io
+
+        from evalgap.verifier.report.analysis_text import render_analysis_text
+
+        buf = io.StringIO()
+        render_analysis_text(report.analysis, buf, heading=False, group_outside=True)
+        console.print(Text("requirements analysis (Z3, findings about the spec):", style="bold"))
+        console.print(Text(buf.getvalue().rstrip("\n")))
+    else:
+        for f in report.spec_findings:
+            console.print(f"spec finding {f.code} {f.kind} ({', '.join(f.requirement_ids)}): {f.message}")
+    if report.tests is not None:
+        c = report.tests.counts()
+        console.print(f"project tests {report.tests.path}: {c['passed']} passed, {c['failed']} failed, "
+                      f"{c['error']} errors, {c['skipped']} skipped")
+    console.print(summary_line(report))
+    if report.expected:
+        mism = report.mismatches()
+        console.print("matches the case manifest" if not mism else
+                      f"{len(mism)} verdict(s) differ from the case manifest: " +
+                      ", ".join(f"{i} is {g}, expected {'|'.join(w)}" for i, g, w in mism))

@@ -1,0 +1,297 @@
+"""Fork servers: pay the import of CrossHair and Z3 (or Hypothesis, or icontract) once per worker, not once
+per requirement.
+
+A server is a long-lived process (``python -m evalgap.verifier.sandbox.forkserver KIND``) that imports the heavy
+modules of one worker kind and then, for each job it reads (one JSON line on its standard input), forks a
+child that becomes a fresh worker: new session and process group, its own ``RLIMIT_CPU``/``RLIMIT_AS``
+(a forked child's CPU time starts at zero), standard input and output on ``/dev/null``, standard error
+to a file, the private working folder, a scrubbed environment; the child imports the worker module and
+runs its ``main``. The server waits for the child, kills its whole process group at the wall-clock limit
+(and again afterwards, for leftovers), and answers with one JSON line (``returncode``, ``timed_out``).
+
+The servers never import the code under check, so each child starts from the same clean state, and the
+kinds are kept apart: the replay and Hypothesis servers never import CrossHair (which would disable
+icontract's checks). :func:`pool` hands out idle servers to the engine's worker threads; they live
+until the process exits. ``EVALGAP_FORKSERVER=0`` turns the servers off (one ``python`` per job).
+"""
+
+from __future__ import annotations
+
+import atexit
+import importlib
+import json
+import os
+import resource
+import signal
+import subprocess
+import sys
+import threading
+import time
+import traceback
+from typing import Any
+
+from evalgap.verifier.sandbox import workers
+
+__all__ = ["served", "ForkServer", "ServerPool", "pool", "enabled"]
+
+
+def served(name: str) -> bool:
+    """Whether worker kind ``name`` runs from fork servers (it has modules to preload)."""
+    w = workers.WORKERS.get(name)
+    return w is not None and bool(w.preload)
+
+_real_exit = os._exit  # the sandbox guard replaces os._exit inside workers
+
+
+def enabled() -> bool:
+    """False when ``EVALGAP_FORKSERVER`` is ``0``, ``false`` or ``no``."""
+    return os.environ.get("EVALGAP_FORKSERVER", "1").lower() not in ("0", "false", "no")
+
+
+# ------------------------------------------------------------------ server side
+def _child(job: dict[str, Any]) -> None:
+    """In the forked child: apply limits and isolation, run the worker's main, exit (never returns)."""
+    code = 1
+    try:
+        os.setsid()
+        cpu = max(1, int(float(job["cpu_s"]) + 0.999))
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 2))
+        mem = int(job["memory_bytes"])
+        resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        null = os.open(os.devnull, os.O_RDWR)
+        os.dup2(null, 0)
+        os.dup2(null, 1)
+        err = os.open(job["stderr"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        os.dup2(err, 2)
+        os.chdir(job["cwd"])
+        os.environ.clear()
+        os.environ.update(job["env"])
+        module = importlib.import_module(workers.kind(job["kind"]).module)
+        code = int(module.main([job["request"], job["result"]]) or 0)
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else 1
+    except BaseException:  # noqa: BLE001 - reported through the stderr file
+        try:
+            sys.stderr.write(traceback.format_exc())
+        except BaseException:  # noqa: BLE001
+            pass
+        code = 1
+    try:
+        sys.stderr.flush()
+    finally:
+        _real_exit(code)
+
+
+def _run_job(job: dict[str, Any]) -> dict[str, Any]:
+    start = time.monotonic()
+    pid = os.fork()
+    if pid == 0:
+        _child(job)
+    wall = float(job["wall_s"])
+    timed_out = False
+    status = 0
+    while True:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            break
+        if time.monotonic() - start > wall:
+            timed_out = True
+            try:
+                os.killpg(pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+            _, status = os.waitpid(pid, 0)
+            break
+        time.sleep(0.004)
+    try:  # leftovers of a child that forked despite the guard
+        os.killpg(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    return {"returncode": os.waitstatus_to_exitcode(status), "timed_out": timed_out,
+            "wall_s": time.monotonic() - start}
+
+
+def serve(kind: str) -> int:
+    """Server loop: import worker kind ``kind``'s modules, then run one job per input line until end of input."""
+    w = workers.kind(kind)
+    for name in (*w.preload, w.module, "evalgap.verifier.sandbox.guard"):
+        importlib.import_module(name)
+    out = sys.stdout
+    out.write(json.dumps({"ready": True, "pid": os.getpid()}) + "\n")
+    out.flush()
+    for line in sys.stdin:
+        try:
+            reply = _run_job(json.loads(line))
+        except Exception as exc:  # noqa: BLE001 - keep serving
+            reply = {"error": f"{type(exc).__name__}: {exc}"}
+        out.write(json.dumps(reply) + "\n")
+        out.flush()
+    return 0
+
+
+# ------------------------------------------------------------------ client side
+class ForkServer:
+    """A running fork server of one worker kind (not thread-safe: one job at a time; see :class:`ServerPool`).
+
+    Args:
+        kind: the worker kind's name (see :mod:`evalgap.verifier.sandbox.workers`).
+        env: the server's environment (its children get the job's own environment).
+
+    Raises:
+        OSError: the server could not be started.
+    """
+
+    def __init__(self, kind: str, env: dict[str, str]) -> None:
+        self.kind = kind
+        self.proc = subprocess.Popen(
+            [sys.executable, "-X", "utf8", "-m", "evalgap.verifier.sandbox.forkserver", kind], stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, start_new_session=True, text=True,
+            cwd=env.get("HOME"),
+        )
+        assert self.proc.stdout is not None
+        ready = self.proc.stdout.readline()
+        if not ready.strip():
+            self.close()
+            raise OSError(f"the {kind} fork server did not start")
+
+    def run(self, job: dict[str, Any]) -> dict[str, Any] | None:
+        """Run one job; the server's reply, or None when the server died (the caller falls back)."""
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        try:
+            self.proc.stdin.write(json.dumps(job) + "\n")
+            self.proc.stdin.flush()
+            line = self.proc.stdout.readline()
+        except (OSError, ValueError):
+            return None
+        if not line:
+            return None
+        reply = json.loads(line)
+        return reply if isinstance(reply, dict) and "returncode" in reply else None
+
+    def alive(self) -> bool:
+        """Whether the server process is still running."""
+        return self.proc.poll() is None
+
+    def close(self) -> None:
+        """Stop the server at once (it holds no state; an idle server has no child). Without this, a server
+        would also stop by itself at the end of its input, i.e. when the client exits."""
+        try:
+            if self.proc.stdin:
+                self.proc.stdin.close()
+        except OSError:
+            pass
+        self.proc.kill()
+        self.proc.wait()
+
+
+class ServerPool:
+    """Idle fork servers per kind, shared by the engine's worker threads.
+
+    Servers being started count as coming: a thread that finds no idle server waits for one that is being
+    started (by :meth:`start` or another thread) rather than starting yet another, unless every server
+    coming is already awaited by other threads. So ``-j N`` starts N servers of a kind, not 2N.
+    """
+
+    def __init__(self) -> None:
+        self._idle: dict[str, list[ForkServer]] = {}
+        self._starting: dict[str, int] = {}
+        self._waiting: dict[str, int] = {}
+        self._cond = threading.Condition()
+        self._all: list[ForkServer] = []
+
+    def _new(self, kind: str, env: dict[str, str], background: bool = False) -> ForkServer:
+        """Start a server of ``kind``, counted as coming while it starts. ``background``: the caller counted
+        it already, and it goes to the idle pool in the same step as it stops counting as coming (so no
+        waiting thread sees it as neither). Raises OSError."""
+        with self._cond:
+            if not background:
+                self._starting[kind] = self._starting.get(kind, 0) + 1
+        server = None
+        try:
+            server = ForkServer(kind, env)
+        finally:
+            with self._cond:
+                self._starting[kind] -= 1
+                if server is not None:
+                    self._all.append(server)
+                    if background:
+                        self._idle.setdefault(kind, []).append(server)
+                self._cond.notify_all()
+        return server
+
+    def acquire(self, kind: str, env: dict[str, str]) -> ForkServer:
+        """An idle live server of ``kind``; else one being started; else a new one. Raises OSError if it
+        cannot start."""
+        with self._cond:
+            while True:
+                idle = self._idle.setdefault(kind, [])
+                while idle:
+                    server = idle.pop()
+                    if server.alive():
+                        return server
+                if self._starting.get(kind, 0) <= self._waiting.get(kind, 0):
+                    break
+                self._waiting[kind] = self._waiting.get(kind, 0) + 1
+                try:
+                    self._cond.wait(timeout=120)
+                finally:
+                    self._waiting[kind] -= 1
+        return self._new(kind, env)
+
+    def start_background(self, kind: str, env: dict[str, str]) -> None:
+        """Start one more server of ``kind`` in a background thread and put it in the idle pool (it counts as
+        coming from this call on, so :meth:`acquire` waits for it; a server that cannot start is dropped)."""
+        with self._cond:
+            self._starting[kind] = self._starting.get(kind, 0) + 1
+
+        def run() -> None:
+            try:
+                self._new(kind, env, background=True)
+            except OSError:
+                pass
+
+        threading.Thread(target=run, daemon=True).start()
+
+    def coming(self, kind: str) -> int:
+        """How many servers of ``kind`` are idle or being started now."""
+        with self._cond:
+            return len(self._idle.get(kind, [])) + self._starting.get(kind, 0)
+
+    def idle_count(self, kind: str) -> int:
+        """How many servers of ``kind`` are idle now."""
+        with self._cond:
+            return len(self._idle.get(kind, []))
+
+    def release(self, server: ForkServer) -> None:
+        """Give ``server`` back (a dead one is dropped)."""
+        if not server.alive():
+            return
+        with self._cond:
+            self._idle.setdefault(server.kind, []).append(server)
+            self._cond.notify_all()
+
+    def close(self) -> None:
+        """Stop every server."""
+        with self._cond:
+            servers, self._all, self._idle = self._all, [], {}
+        for s in servers:
+            s.close()
+
+
+_POOL: ServerPool | None = None
+_POOL_LOCK = threading.Lock()
+
+
+def pool() -> ServerPool:
+    """The process-wide :class:`ServerPool` (closed when the process exits)."""
+    global _POOL
+    with _POOL_LOCK:
+        if _POOL is None:
+            _POOL = ServerPool()
+            atexit.register(_POOL.close)
+        return _POOL
+
+
+if __name__ == "__main__":
+    sys.exit(serve(sys.argv[1]))
