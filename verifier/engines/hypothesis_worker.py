@@ -95,6 +95,12 @@ def _warm_unicode_tables(storage: str | None) -> None:
     set_hypothesis_home_dir(os.path.join(os.getcwd(), ".hypothesis"))
 
 
+def prepare(req: dict[str, Any]) -> None:
+    """Trusted set-up, run by the sandbox before the OS isolation (which makes the shared folder read-only):
+    build or load the unicode tables in ``req["storage_dir"]``."""
+    _warm_unicode_tables(req.get("storage_dir"))
+
+
 def main(argv: list[str]) -> int:
     req = json.loads(open(argv[0], encoding="utf-8").read())
     out = open(argv[1], "w", encoding="utf-8")

@@ -30,7 +30,7 @@ import time
 import traceback
 from typing import Any
 
-from evalgap.verifier.sandbox import workers
+from evalgap.verifier.sandbox import isolation, workers
 
 __all__ = ["served", "ForkServer", "ServerPool", "pool", "enabled"]
 
@@ -50,10 +50,14 @@ def enabled() -> bool:
 
 # ------------------------------------------------------------------ server side
 def _child(job: dict[str, Any]) -> None:
-    """In the forked child: apply limits and isolation, run the worker's main, exit (never returns)."""
+    """In the forked child (or the spawned jail): apply limits, then the OS isolation
+    (:func:`evalgap.verifier.sandbox.isolation.enter`), run the worker's main, exit (never returns)."""
     code = 1
     try:
-        os.setsid()
+        try:
+            os.setsid()
+        except OSError:  # the spawned jail is a session leader already
+            pass
         cpu = max(1, int(float(job["cpu_s"]) + 0.999))
         resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 2))
         mem = int(job["memory_bytes"])
@@ -68,6 +72,11 @@ def _child(job: dict[str, Any]) -> None:
         os.environ.clear()
         os.environ.update(job["env"])
         module = importlib.import_module(workers.kind(job["kind"]).module)
+        prepare = getattr(module, "prepare", None)  # trusted set-up that writes outside the job's folder
+        if prepare is not None:
+            with open(job["request"], encoding="utf-8") as f:
+                prepare(json.load(f))
+        isolation.enter(job, [os.path.dirname(os.path.abspath(job["cwd"])), os.devnull])
         code = int(module.main([job["request"], job["result"]]) or 0)
     except SystemExit as exc:
         code = exc.code if isinstance(exc.code, int) else 1
@@ -85,9 +94,12 @@ def _child(job: dict[str, Any]) -> None:
 
 def _run_job(job: dict[str, Any]) -> dict[str, Any]:
     start = time.monotonic()
+    report_r, report_w = os.pipe()
     pid = os.fork()
     if pid == 0:
-        _child(job)
+        os.close(report_r)
+        _child({**job, "report_fd": report_w})
+    os.close(report_w)
     wall = float(job["wall_s"])
     timed_out = False
     status = 0
@@ -109,7 +121,7 @@ def _run_job(job: dict[str, Any]) -> dict[str, Any]:
     except (ProcessLookupError, PermissionError):
         pass
     return {"returncode": os.waitstatus_to_exitcode(status), "timed_out": timed_out,
-            "wall_s": time.monotonic() - start}
+            "wall_s": time.monotonic() - start, "sandbox": isolation.read_report(report_r)}
 
 
 def serve(kind: str) -> int:
@@ -117,6 +129,7 @@ def serve(kind: str) -> int:
     w = workers.kind(kind)
     for name in (*w.preload, w.module, "evalgap.verifier.sandbox.guard"):
         importlib.import_module(name)
+    isolation.preload()
     out = sys.stdout
     out.write(json.dumps({"ready": True, "pid": os.getpid()}) + "\n")
     out.flush()
@@ -156,7 +169,8 @@ class ForkServer:
             raise OSError(f"the {kind} fork server did not start")
 
     def run(self, job: dict[str, Any]) -> dict[str, Any] | None:
-        """Run one job; the server's reply, or None when the server died (the caller falls back)."""
+        """Run one job; the server's reply; ``{"server_died": True, ...}`` when it died during the job; None
+        when it could not take the job (the caller falls back)."""
         assert self.proc.stdin is not None and self.proc.stdout is not None
         try:
             self.proc.stdin.write(json.dumps(job) + "\n")
@@ -164,8 +178,8 @@ class ForkServer:
             line = self.proc.stdout.readline()
         except (OSError, ValueError):
             return None
-        if not line:
-            return None
+        if not line:  # the job was sent: a rerun could repeat whatever killed the server
+            return {"returncode": None, "timed_out": False, "server_died": True}
         reply = json.loads(line)
         return reply if isinstance(reply, dict) and "returncode" in reply else None
 
@@ -293,5 +307,15 @@ def pool() -> ServerPool:
         return _POOL
 
 
+def jail(job_path: str) -> None:
+    """The spawned path's process (``python -m evalgap.verifier.sandbox.forkserver --job JOB.json``): run the one
+    job in this process as a fork server's child would (never returns)."""
+    with open(job_path, encoding="utf-8") as f:
+        job = json.load(f)
+    _child(job)
+
+
 if __name__ == "__main__":
+    if sys.argv[1] == "--job":
+        jail(sys.argv[2])
     sys.exit(serve(sys.argv[1]))

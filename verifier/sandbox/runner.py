@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from evalgap.verifier.sandbox import forkserver, workers
+from evalgap.verifier.sandbox import forkserver, isolation, workers
 
 __all__ = ["Limits", "WorkerOutcome", "run_worker", "wall_limit", "prestart"]
 
@@ -63,6 +63,8 @@ class WorkerOutcome:
         returncode: the process's exit code (negative: killed by that signal).
         stderr: the last 4,000 characters of its standard error.
         wall_s: wall-clock seconds it ran.
+        sandbox: the isolation it ran under (``os (landlock abi 7, netns, pidns, userns)`` or
+            ``python-guard``; :mod:`evalgap.verifier.sandbox.isolation`).
     """
 
     result: dict[str, Any] | None
@@ -70,6 +72,7 @@ class WorkerOutcome:
     returncode: int | None
     stderr: str
     wall_s: float
+    sandbox: str = "python-guard"
 
 
 def wall_limit(cpu_s: float, slack_s: float = 30.0) -> float:
@@ -105,13 +108,27 @@ def _limiter(limits: Limits) -> Any:
     return apply
 
 
+def _job(module: str, req_path: Path, out_path: Path, work: Path, limits: Limits) -> dict[str, Any]:
+    """The job record a fork server's child (or the spawned jail) runs (:func:`forkserver._child`)."""
+    return {"kind": module, "request": str(req_path), "result": str(out_path), "cwd": str(work),
+            "stderr": str(work.parent / "stderr.txt"), "env": _scrubbed_env(str(work)), "cpu_s": limits.cpu_s,
+            "wall_s": limits.wall_s, "memory_bytes": limits.memory_bytes, "sandbox": isolation.requested()}
+
+
 def _run_spawned(module: str, req_path: Path, out_path: Path, work: Path,
-                 limits: Limits) -> tuple[int | None, bool, bytes]:
-    cmd = [sys.executable, "-X", "utf8", "-m", workers.kind(module).module, str(req_path), str(out_path)]
-    proc = subprocess.Popen(
-        cmd, cwd=work, env=_scrubbed_env(str(work)), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE, start_new_session=True, preexec_fn=_limiter(limits),
-    )
+                 limits: Limits) -> tuple[int | None, bool, bytes, str]:
+    report_r, report_w = os.pipe()
+    job_path = work.parent / "job.json"
+    job_path.write_text(json.dumps({**_job(module, req_path, out_path, work, limits), "report_fd": report_w}),
+                        encoding="utf-8")
+    cmd = [sys.executable, "-X", "utf8", "-m", "evalgap.verifier.sandbox.forkserver", "--job", str(job_path)]
+    try:
+        proc = subprocess.Popen(
+            cmd, cwd=work, env=_scrubbed_env(str(work)), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE, start_new_session=True, preexec_fn=_limiter(limits), pass_fds=(report_w,),
+        )
+    finally:
+        os.close(report_w)
     timed_out = False
     try:
         _, err = proc.communicate(timeout=limits.wall_s)
@@ -127,7 +144,10 @@ def _run_spawned(module: str, req_path: Path, out_path: Path, work: Path,
             os.killpg(proc.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
             pass
-    return proc.returncode, timed_out, err
+    err_path = work.parent / "stderr.txt"
+    if err_path.exists():
+        err = err + err_path.read_bytes()
+    return proc.returncode, timed_out, err, isolation.read_report(report_r)
 
 
 _SERVER_HOME: list[str] = []
@@ -155,23 +175,24 @@ def prestart(modules: list[str], count: int) -> None:
 
 
 def _run_served(module: str, req_path: Path, out_path: Path, work: Path,
-                limits: Limits) -> tuple[int | None, bool] | None:
-    """Run the job as a fork of a pooled server of its kind; None when no server can do it."""
+                limits: Limits) -> tuple[int | None, bool, str, bool] | None:
+    """Run the job as a fork of a pooled server of its kind: (returncode, timed out, sandbox, server died
+    during the job); None when no server could take the job (the caller spawns one process instead)."""
     if not forkserver.served(module):
         return None
     try:
         server = forkserver.pool().acquire(module, _server_env())
     except OSError:
         return None
-    job = {"kind": module, "request": str(req_path), "result": str(out_path), "cwd": str(work),
-           "stderr": str(work.parent / "stderr.txt"), "env": _scrubbed_env(str(work)), "cpu_s": limits.cpu_s,
-           "wall_s": limits.wall_s, "memory_bytes": limits.memory_bytes}
-    reply = server.run(job)
+    reply = server.run(_job(module, req_path, out_path, work, limits))
     if reply is None:
         server.close()
         return None
+    if reply.get("server_died"):
+        server.close()
+        return None, False, isolation.GUARD_ONLY, True
     forkserver.pool().release(server)
-    return int(reply["returncode"]), bool(reply["timed_out"])
+    return int(reply["returncode"]), bool(reply["timed_out"]), str(reply.get("sandbox", isolation.GUARD_ONLY)), False
 
 
 def run_worker(module: str, request: dict[str, Any], limits: Limits) -> WorkerOutcome:
@@ -194,16 +215,20 @@ def run_worker(module: str, request: dict[str, Any], limits: Limits) -> WorkerOu
         req_path.write_text(json.dumps(request), encoding="utf-8")
         start = time.monotonic()
         served = _run_served(module, req_path, out_path, work, limits) if forkserver.enabled() else None
+        server_died = False
         if served is not None:
-            rc, timed_out = served
+            rc, timed_out, sandbox, server_died = served
             err_path = work.parent / "stderr.txt"
             err = err_path.read_bytes() if err_path.exists() else b""
+            if server_died:
+                err += b"\nevalgap: the fork server died during the job (killed from inside it?)"
         else:
-            rc, timed_out, err = _run_spawned(module, req_path, out_path, work, limits)
+            rc, timed_out, err, sandbox = _run_spawned(module, req_path, out_path, work, limits)
+        isolation.record(sandbox)
         wall = time.monotonic() - start
         stderr = err.decode("utf-8", "replace")[-4000:]
         result = None
-        if out_path.exists():
+        if out_path.exists() and not server_died:
             try:
                 loaded = json.loads(out_path.read_text(encoding="utf-8"))
                 result = loaded if isinstance(loaded, dict) else None
@@ -219,4 +244,4 @@ def run_worker(module: str, request: dict[str, Any], limits: Limits) -> WorkerOu
             status = "memory"
         else:
             status = "crashed"
-        return WorkerOutcome(result, status, rc, stderr, wall)
+        return WorkerOutcome(result, status, rc, stderr, wall, sandbox)

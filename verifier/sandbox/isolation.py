@@ -1,0 +1,222 @@
+"""Operating-system isolation of one worker job, applied in the process that is about to run the worker.
+
+:func:`enter` runs in a fresh single-threaded process (the fork server's child, or the spawned jail), after
+the trusted set-up (limits, standard streams, the worker module imported, its ``prepare`` step) and before
+any code under check. In order, each step used when the kernel allows it:
+
+1. ``unshare(CLONE_NEWUSER | CLONE_NEWNET | CLONE_NEWPID)`` (the user namespace maps the caller's own uid and
+   gid, so files keep their owners; as root without user namespaces, ``CLONE_NEWNET | CLONE_NEWPID`` alone):
+   no network interface but a downed loopback, and the next fork is PID 1 of a new PID namespace;
+2. a fork: the child (PID 1) runs the worker; this process only waits and exits as the child did. When PID 1
+   ends, or is killed (the server kills this process's group, and ``PR_SET_PDEATHSIG`` kills PID 1 when
+   this process dies), the kernel kills every process in the namespace: nothing outlives the job, even after
+   ``setsid``. The code under check sees no process outside its namespace, so cannot signal the fork server
+   or evalgap;
+3. in PID 1: ``RLIMIT_NPROC`` (inside the user namespace), Landlock (:mod:`.landlock`: writes only in the
+   job's folder and ``/dev/null``; no TCP; no signals out of the domain), every capability dropped
+   (bounding, ambient, effective, permitted, inheritable) under ``no_new_privs``.
+
+The mechanisms in force are written to the job's report pipe (closed before the worker starts, so the code
+under check cannot write to it) and end up in every report as ``sandbox: os (landlock abi 7, netns, pidns,
+userns)``, or ``sandbox: python-guard`` when none could be applied: then only the audit-hook guard
+(:mod:`.guard`), rlimits and the process group hold. ``EVALGAP_SANDBOX=python-guard`` forces that fallback
+(for tests and for comparison); the default, ``auto``, uses whatever the kernel offers.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import signal
+import threading
+from typing import Any
+
+from evalgap.verifier.sandbox import landlock
+
+__all__ = ["requested", "enter", "describe", "record", "mark", "summary", "probe", "preload", "read_report", "GUARD_ONLY"]
+
+_real_exit = os._exit  # the guard replaces os._exit inside workers
+_CLONE_NEWUSER, _CLONE_NEWNET, _CLONE_NEWPID = 0x10000000, 0x40000000, 0x20000000
+_PR_SET_PDEATHSIG, _PR_CAPBSET_DROP, _PR_CAP_AMBIENT, _PR_CAP_AMBIENT_CLEAR_ALL = 1, 24, 47, 4
+_CAP_VERSION_3 = 0x20080522
+_NPROC = 256  # processes per job (inside its own user namespace)
+
+#: The description of a job that ran without OS isolation.
+GUARD_ONLY = "python-guard"
+
+
+def requested() -> str:
+    """``python-guard`` when ``EVALGAP_SANDBOX`` asks for the fallback, else ``auto``."""
+    value = os.environ.get("EVALGAP_SANDBOX", "auto").strip().lower()
+    return GUARD_ONLY if value in (GUARD_ONLY, "guard", "off", "0", "none") else "auto"
+
+
+def describe(mechanisms: list[str]) -> str:
+    """``os (m1, m2, ...)``, or ``python-guard`` when ``mechanisms`` is empty."""
+    return f"os ({', '.join(mechanisms)})" if mechanisms else GUARD_ONLY
+
+
+_LIB: list[ctypes.CDLL] = []
+
+
+def _libc() -> ctypes.CDLL:
+    if not _LIB:  # loaded once per process (a fork server loads it before forking its jobs)
+        _LIB.append(ctypes.CDLL(None, use_errno=True))
+    return _LIB[0]
+
+
+def _unshare(lib: ctypes.CDLL) -> list[str]:
+    uid, gid = os.getuid(), os.getgid()
+    if lib.unshare(_CLONE_NEWUSER | _CLONE_NEWNET | _CLONE_NEWPID) == 0:
+        try:
+            with open("/proc/self/setgroups", "w") as f:
+                f.write("deny")
+            with open("/proc/self/uid_map", "w") as f:
+                f.write(f"{uid} {uid} 1")
+            with open("/proc/self/gid_map", "w") as f:
+                f.write(f"{gid} {gid} 1")
+        except OSError:
+            pass  # unmapped: the job runs as the overflow uid, still confined
+        return ["netns", "pidns", "userns"]
+    if lib.unshare(_CLONE_NEWNET | _CLONE_NEWPID) == 0:
+        return ["netns", "pidns"]
+    if lib.unshare(_CLONE_NEWNET) == 0:
+        return ["netns"]
+    return []
+
+
+def _drop_capabilities(lib: ctypes.CDLL) -> None:
+    for cap in range(64):
+        if lib.prctl(_PR_CAPBSET_DROP, cap, 0, 0, 0) != 0 and ctypes.get_errno() == 22:  # EINVAL: no such cap
+            break
+    lib.prctl(_PR_CAP_AMBIENT, _PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)
+    header = (ctypes.c_uint32 * 2)(_CAP_VERSION_3, 0)
+    data = (ctypes.c_uint32 * 6)()  # two {effective, permitted, inheritable} words, all zero
+    lib.capset(header, data)
+
+
+def _mirror_exit(pid: int) -> None:
+    """In the waiting process: wait for PID 1 of the job's namespace and end exactly as it did."""
+    while True:
+        try:
+            _, status = os.waitpid(pid, 0)
+            break
+        except ChildProcessError:
+            _real_exit(1)
+    if os.WIFSIGNALED(status):
+        sig = os.WTERMSIG(status)
+        try:
+            signal.signal(sig, signal.SIG_DFL)
+        except (OSError, ValueError):
+            pass
+        os.kill(os.getpid(), sig)
+    _real_exit(os.waitstatus_to_exitcode(status) & 0xFF)
+
+
+def enter(job: dict[str, Any], writable: list[str]) -> None:
+    """Isolate the current process for the job (see the module docstring); returns in the process that must
+    run the worker (possibly a new one), never in a waiting parent.
+
+    Args:
+        job: the job record; uses ``sandbox`` (``python-guard`` skips every step) and ``report_fd`` (a pipe's
+            write end for the description, closed here; absent or -1: not reported).
+        writable: folders and files the worker may write (the job's folder, ``/dev/null``).
+    """
+    report_fd = int(job.get("report_fd", -1))
+    mechanisms: list[str] = []
+    if job.get("sandbox") != GUARD_ONLY:
+        lib = _libc()
+        namespaces = _unshare(lib)
+        if "pidns" in namespaces:
+            pid = os.fork()
+            if pid != 0:
+                if report_fd >= 0:
+                    os.close(report_fd)
+                _mirror_exit(pid)
+            lib.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)  # same process group: killpg reaches it too
+        if "userns" in namespaces:
+            import resource
+
+            resource.setrlimit(resource.RLIMIT_NPROC, (_NPROC, _NPROC))
+        version = landlock.abi()
+        if version:
+            try:
+                landlock.restrict(writable, version)
+                mechanisms.append(f"landlock abi {version}")
+            except landlock.LandlockError:
+                pass
+        if namespaces:
+            _drop_capabilities(lib)
+        mechanisms += namespaces
+    if report_fd >= 0:
+        try:
+            os.write(report_fd, describe(mechanisms).encode())
+        finally:
+            os.close(report_fd)
+
+
+def preload() -> None:
+    """Load libc and ask the kernel its Landlock ABI now (a fork server does this once, before its jobs)."""
+    _libc()
+    landlock.abi()
+
+
+def read_report(fd: int) -> str:
+    """Read and close the report pipe's read end (after the job ended): the job's description, or
+    ``python-guard`` when nothing was written (a job that died before isolating claims nothing)."""
+    try:
+        os.set_blocking(fd, False)
+        data = os.read(fd, 4096).decode("utf-8", "replace")
+    except OSError:
+        data = ""
+    finally:
+        os.close(fd)
+    return data if data.startswith("os (") else GUARD_ONLY
+
+
+_SEEN: list[str] = []
+_PROBE: list[str] = []
+_PROBE_LOCK = threading.Lock()
+
+
+def record(description: str) -> None:
+    """Note what a finished job ran under (read back with :func:`summary`)."""
+    _SEEN.append(description)
+
+
+def mark() -> int:
+    """A position in the record of jobs, for :func:`summary` of the jobs run after it."""
+    return len(_SEEN)
+
+
+def summary(since: int = 0) -> str:
+    """What the jobs recorded since ``since`` ran under: the weakest description (``python-guard`` if any job
+    had no OS isolation), or what a job would run under now (:func:`probe`) when no job ran."""
+    seen = set(_SEEN[since:])
+    if not seen:
+        return probe()
+    if GUARD_ONLY in seen:
+        return GUARD_ONLY
+    return min(seen, key=lambda d: (d.count(","), d))
+
+
+def probe() -> str:
+    """What a job started now would run under: a throw-away fork tries the steps (once per process and
+    ``EVALGAP_SANDBOX`` value)."""
+    if requested() == GUARD_ONLY:
+        return GUARD_ONLY
+    with _PROBE_LOCK:
+        if not _PROBE:
+            preload()
+            r, w = os.pipe()
+            pid = os.fork()
+            if pid == 0:  # pragma: no cover - runs in the forked probe
+                try:
+                    os.close(r)
+                    enter({"report_fd": w}, ["/dev/null"])
+                finally:
+                    _real_exit(0)
+            os.close(w)
+            os.waitpid(pid, 0)
+            _PROBE.append(read_report(r))
+        return _PROBE[0]
