@@ -7,6 +7,10 @@ Python's audit hooks (PEP 578) see every file open, process start and socket ope
 * writes outside the worker's private folder: ``open`` with a write, create, append or truncate flag, and
   ``os.remove``/``unlink``/``rename``/``replace``/``rmdir``/``mkdir``/``chmod``/``truncate``/... and
   ``shutil.rmtree`` on paths outside it (``/dev/null`` is allowed);
+  relative names given with ``dir_fd`` are resolved against that descriptor's folder; ``os.fchmod``/``fchown``/
+  ``futime``/``ftruncate`` against the file the descriptor is open on; ``os.open``, ``os.mkfifo`` and ``os.mknod``
+  are wrapped (their audit events carry no ``dir_fd``, or do not exist), ``sqlite3.connect`` is checked like an
+  open and ``ATTACH DATABASE`` refused (an authorizer on every connection);
 * new processes: ``subprocess.Popen``, ``os.system``, ``os.exec*``, ``os.posix_spawn``, ``os.spawn*``,
   ``os.fork``/``forkpty``, ``pty.spawn``, and signals to other processes (``os.kill``/``killpg``);
 * network: ``socket.connect``/``bind``/``sendto``/``sendmsg``;
@@ -28,15 +32,20 @@ from typing import Any, NoReturn
 __all__ = ["SandboxBlocked", "BLOCKED", "install", "installed_root"]
 
 _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_EXCL | os.O_TRUNC
-_PATH_EVENTS = {
-    "os.remove": 1, "os.rename": 2, "os.replace": 2, "os.rmdir": 1, "os.mkdir": 1, "os.chmod": 1,
-    "os.chown": 1, "os.truncate": 1, "os.symlink": 2, "os.link": 2, "os.utime": 1, "os.setxattr": 1,
-    "os.removexattr": 1, "shutil.rmtree": 1, "shutil.copyfile": 2, "shutil.move": 2,
+#: event -> (index of a path argument, index of its dir_fd argument or None), per Python's audit-event table.
+_PATH_EVENTS: dict[str, tuple[tuple[int, int | None], ...]] = {
+    "os.remove": ((0, 1),), "os.rmdir": ((0, 1),), "os.mkdir": ((0, 2),), "os.chmod": ((0, 2),),
+    "os.chown": ((0, 3),), "os.rename": ((0, 2), (1, 3)), "os.replace": ((0, 2), (1, 3)),
+    "os.link": ((0, 2), (1, 3)), "os.symlink": ((0, None), (1, 2)), "os.utime": ((0, 3),),
+    "os.truncate": ((0, None),), "os.setxattr": ((0, None),), "os.removexattr": ((0, None),),
+    "shutil.rmtree": ((0, None),), "shutil.copyfile": ((0, None), (1, None)), "shutil.move": ((0, None), (1, None)),
 }
 _PROCESS_EVENTS = {"subprocess.Popen", "os.system", "os.exec", "os.posix_spawn", "os.spawn", "os.fork",
                    "os.forkpty", "pty.spawn", "os.startfile"}
 _SOCKET_EVENTS = {"socket.connect", "socket.bind", "socket.sendto", "socket.sendmsg"}
-_WATCHED = {"open", "os.kill", "os.killpg"} | set(_PATH_EVENTS) | _PROCESS_EVENTS | _SOCKET_EVENTS
+_SQLITE_EVENTS = {"sqlite3.connect"}
+_WATCHED = {"open", "os.kill", "os.killpg"} | set(_PATH_EVENTS) | _PROCESS_EVENTS | _SOCKET_EVENTS | _SQLITE_EVENTS
+_SQLITE_ATTACH, _SQLITE_DENY, _SQLITE_OK = 24, 1, 0
 
 #: Human-readable descriptions of the operations blocked so far in this process (first 20).
 BLOCKED: list[str] = []
@@ -54,16 +63,35 @@ def installed_root() -> str | None:
     return root if isinstance(root, str) else None
 
 
-def _inside(path: Any, root: str) -> bool:
-    if isinstance(path, int):  # an already-open descriptor: its open was checked
-        return True
+def _fd_path(fd: int) -> str | None:
+    try:
+        return os.readlink(f"/proc/self/fd/{fd}")
+    except OSError:
+        return None
+
+
+def _inside(path: Any, root: str, dir_fd: int | None = None, fd_ok: bool = True) -> bool:
+    """Whether ``path`` (relative names resolved against ``dir_fd``'s folder when one is given, else the
+    working folder) is ``root`` or beneath it. A descriptor: True when ``fd_ok`` (its open was checked), else
+    the file it is open on (``fchmod`` of a descriptor opened read-only on a file outside)."""
+    if isinstance(path, int):
+        if fd_ok:
+            return True
+        where = _fd_path(path)
+        return where is not None and (where == "/dev/null" or _inside(where, root))
     try:
         text = os.fsdecode(path)
     except TypeError:
         return False
     if text in ("/dev/null", "nul"):
         return True
-    full = os.path.realpath(os.path.join(os.getcwd(), text))
+    base = os.getcwd()
+    if dir_fd is not None and dir_fd >= 0 and not os.path.isabs(text):
+        found = _fd_path(dir_fd)
+        if found is None:
+            return False
+        base = found
+    full = os.path.realpath(os.path.join(base, text))
     return full == root or full.startswith(root + os.sep)
 
 
@@ -84,9 +112,16 @@ def _hook(event: str, args: tuple[Any, ...]) -> None:
             if isinstance(flags, int) and flags & _WRITE_FLAGS and not _inside(path, root):
                 _block(f"a write to {os.fsdecode(path)!s} outside the worker folder")
         elif event in _PATH_EVENTS:
-            for p in args[:_PATH_EVENTS[event]]:
-                if p is not None and not _inside(p, root):
+            for at, fd_at in _PATH_EVENTS[event]:
+                p = args[at] if at < len(args) else None
+                d = args[fd_at] if fd_at is not None and fd_at < len(args) else None
+                if p is not None and not _inside(p, root, d if isinstance(d, int) else None, fd_ok=False):
                     _block(f"{event} on {p!s} outside the worker folder")
+        elif event == "sqlite3.connect":
+            db = os.fsdecode(args[0]) if isinstance(args[0], (str, bytes, os.PathLike)) else ""
+            if db not in ("", ":memory:") and not _inside(db.removeprefix("file:").split("?")[0], root):
+                _block(f"sqlite3.connect({db!r}) outside the worker folder")
+
         elif event in _PROCESS_EVENTS:
             _block(f"starting a process ({event})")
         elif event in ("os.kill", "os.killpg"):
@@ -96,6 +131,64 @@ def _hook(event: str, args: tuple[Any, ...]) -> None:
             _block(f"network access ({event})")
     finally:
         _state["busy"] = False
+
+
+def _sqlite_authorizer(action: int, *_: Any) -> int:
+    if action == _SQLITE_ATTACH:
+        if len(BLOCKED) < 20:
+            BLOCKED.append("sqlite ATTACH DATABASE (a file by name from inside SQL)")
+        return _SQLITE_DENY
+    return _SQLITE_OK
+
+
+def _checked(name: str, real: Any, write: Any) -> Any:
+    """``os.NAME`` with its ``dir_fd`` taken into account (Python's audit events for ``open``, ``mkfifo`` and
+    ``mknod`` do not carry it, or do not exist)."""
+
+    def call(path: Any, *args: Any, **kwargs: Any) -> Any:
+        root = _state["root"]
+        if write(args, kwargs) and not _inside(path, root, kwargs.get("dir_fd")):
+            _block(f"os.{name} on {path!s} outside the worker folder")
+        return real(path, *args, **kwargs)
+
+    call.__name__ = call.__qualname__ = name
+    call.__doc__ = real.__doc__
+    return call
+
+
+def _open_writes(args: tuple[Any, ...], kwargs: dict[str, Any]) -> bool:
+    flags = args[0] if args else kwargs.get("flags", 0)
+    return isinstance(flags, int) and bool(flags & _WRITE_FLAGS)
+
+
+def _wrap_sqlite() -> None:
+    """``sqlite3.connect`` returns connections that refuse ``ATTACH DATABASE`` (a file opened by name from
+    inside SQL, which no audit event shows); ~3 ms of import, paid once per worker."""
+    import _sqlite3
+    import sqlite3
+    import sqlite3.dbapi2
+
+    real = _sqlite3.connect
+
+    def connect(*args: Any, **kwargs: Any) -> Any:
+        conn = real(*args, **kwargs)
+        conn.set_authorizer(_sqlite_authorizer)
+        return conn
+
+    connect.__doc__ = real.__doc__
+    for module in (_sqlite3, sqlite3, sqlite3.dbapi2):
+        module.connect = connect  # type: ignore[attr-defined]
+
+
+def _wrap_os() -> None:
+    import posix
+
+    wrappers = {"open": _checked("open", os.open, _open_writes),
+                "mkfifo": _checked("mkfifo", os.mkfifo, lambda a, k: True),
+                "mknod": _checked("mknod", os.mknod, lambda a, k: True)}
+    for module in (os, posix):
+        for name, fn in wrappers.items():
+            setattr(module, name, fn)
 
 
 def _no_exit(code: int = 0) -> NoReturn:
@@ -118,4 +211,9 @@ def install(root: str) -> None:
         return
     _state["root"] = real
     os._exit = _no_exit  # type: ignore[assignment]
+    _wrap_os()
+    try:
+        _wrap_sqlite()
+    except ImportError:  # pragma: no cover - a Python without sqlite3 has no ATTACH either
+        pass
     sys.addaudithook(_hook)
