@@ -177,7 +177,9 @@ def test_cli_suite_and_gate_all_go_through_evalgap_check(tmp_path: Path, monkeyp
 def test_python_dash_m_evalgap_and_version() -> None:
     out = subprocess.run([sys.executable, "-m", "evalgap", "--version"], capture_output=True, text=True,
                          check=True).stdout
-    assert out.strip() == f"evalgap {evalgap.__version__}" and evalgap.__version__ == "0.1.0"
+    first, sandbox = out.strip().splitlines()
+    assert first == f"evalgap {evalgap.__version__}" and evalgap.__version__ == "0.1.0"
+    assert sandbox.startswith("sandbox: os (landlock abi") or sandbox == "sandbox: python-guard"
     assert set(evalgap.__all__) <= set(dir(evalgap))
     for name in evalgap.__all__:
         assert getattr(evalgap, name) is not None

@@ -177,7 +177,9 @@ def check(spec: SpecInput, target: TargetInput = None, *, settings: Settings | N
     from evalgap.verifier.engines.run import check_spec, warm_up
     from evalgap.verifier.project.tests_map import run_tests
     from evalgap.verifier.report.gap import build_report, exit_code, spec_findings_from
+    from evalgap.verifier.sandbox import isolation
 
+    jobs_from = isolation.mark()  # the report says what this check's jobs (signature probe included) ran under
     send = _emit(on_event)
     if not isinstance(spec, LoadedSpec):
         path = Path(spec)
@@ -221,7 +223,7 @@ def check(spec: SpecInput, target: TargetInput = None, *, settings: Settings | N
         expected = case.expected.get(impl, {}) if impl else {}
     report = build_report(parsed.name, parsed.title, str(spec_path), resolved.display, opts.budget_s, results,
                           time.monotonic() - started, expected, spec=parsed, target_file=resolved.file,
-                          tests=suite)
+                          tests=suite, sandbox=isolation.summary(jobs_from))
     if analysis_job is not None:
         found = analysis_job()
         report = replace(report, analysis=found, spec_findings=spec_findings_from(found))

@@ -55,12 +55,20 @@ class _LazyGroup(click.Group):
 
 def _version_message() -> str:
     from evalgap import __version__
+    from evalgap.verifier.sandbox import isolation
 
-    return f"evalgap {__version__}"
+    return f"evalgap {__version__}\nsandbox: {isolation.probe()}"
+
+
+def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    if value and not ctx.resilient_parsing:
+        click.echo(_version_message())
+        ctx.exit()
 
 
 @click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="evalgap", message="%(prog)s %(version)s")
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_print_version,
+              help="Show the version and the sandbox a job would run under, and exit.")
 def cli() -> None:
     """evalgap: measure the gap between "the tests pass" and "the code meets its requirements"."""
 

@@ -97,6 +97,7 @@ class GateReport:
         gaming: gaming findings on added lines (silenced ones included).
         notes: remarks (files that did not parse, changed test files, functions not diffed and why).
         budget_s, diff_budget_s, elapsed_s: budgets and wall-clock time.
+        sandbox: the isolation the code of both revisions ran under (as in the gap report).
     """
 
     repo: str
@@ -115,6 +116,7 @@ class GateReport:
     diff_budget_s: float
     elapsed_s: float
     fail_on_unexplained: bool = False
+    sandbox: str = "python-guard"
 
     def active_gaming(self) -> list[GamingFinding]:
         """Gaming findings that are not silenced."""

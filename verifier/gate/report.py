@@ -55,7 +55,7 @@ def gate_to_dict(report: GateReport) -> dict[str, Any]:
         "gate_schema_version": GATE_SCHEMA_VERSION,
         "repo": report.repo, "base": report.base_rev, "head": report.head_rev, "spec": report.spec_file,
         "target": report.target, "budget_s": report.budget_s, "diff_budget_s": report.diff_budget_s,
-        "exit_code": gate_exit_code(report),
+        "exit_code": gate_exit_code(report), "sandbox": report.sandbox,
         "summary": {
             "changed_units": len(report.changed),
             "checked_requirements": len(report.requirements),
@@ -96,6 +96,7 @@ def render_gate_text(report: GateReport) -> str:
     w = out.append
     w(f"evalgap gate: {report.spec_file} on {report.target}")
     w(f"  base {report.base_rev[:12]}  head {report.head_rev[:40]}")
+    w(f"  sandbox: {report.sandbox}")
     w("")
     w(f"Changed code ({len(report.changed)} unit(s)):")
     for u in report.changed:
@@ -153,6 +154,7 @@ def render_gate_markdown(report: GateReport) -> str:
     w("")
     w(f"Spec `{report.spec_file}`, target `{report.target}`, base `{report.base_rev[:12]}`, "
       f"head `{report.head_rev[:40]}`.")
+    w(f"sandbox: {report.sandbox}")
     w("")
     if report.requirements:
         w("| requirement | change | head | base |")
@@ -228,7 +230,7 @@ def render_gate_sarif(report: GateReport) -> str:
     sarif = {"$schema": _SARIF_SCHEMA, "version": "2.1.0",
              "runs": [{"tool": {"driver": {"name": "evalgap", "version": version,
                                            "rules": rules}},
-                       "results": results}]}
+                       "results": results, "properties": {"sandbox": report.sandbox}}]}
     return json.dumps(sarif, indent=2) + "\n"
 
 
@@ -274,5 +276,6 @@ def render_gate_junit(report: GateReport) -> str:
                  f'<skipped message="unexplained behaviour change (not blocking)">{text}</skipped>')
     head = (f'<?xml version="1.0" encoding="UTF-8"?>\n<testsuites>\n  <testsuite name="evalgap gate" '
             f'tests="{len(cases)}" failures="{failures}" errors="0" skipped="{skipped}" '
-            f'time="{report.elapsed_s:.3f}">')
+            f'time="{report.elapsed_s:.3f}">\n    <properties><property name="sandbox" value={quoteattr(report.sandbox)}/>'
+            '</properties>')
     return "\n".join([head, *cases, "  </testsuite>", "</testsuites>"]) + "\n"

@@ -307,6 +307,9 @@ def run_gate(repo: Path, spec: Path, base: str, head: str | None, patch: Path | 
         SpecError: the spec does not parse or is structurally wrong.
     """
     started = time.monotonic()
+    from evalgap.verifier.sandbox import isolation
+
+    jobs_from = isolation.mark()
     import subprocess
 
     try:
@@ -440,7 +443,7 @@ def run_gate(repo: Path, spec: Path, base: str, head: str | None, patch: Path | 
         return GateReport(str(top), snap.base_rev, snap.head_rev, spec_display, head_target.display, units,
                           tuple(changes), not_rechecked, tuple(diffs), tuple(classified), tuple(gaming),
                           tuple(notes), options.budget_s, options.diff_budget_s, time.monotonic() - started,
-                          options.fail_on_unexplained)
+                          options.fail_on_unexplained, isolation.summary(jobs_from))
 
 
 def _defs(src: str) -> list[str]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from evalgap.verifier.sandbox import isolation
 from evalgap.specs_lang import ast as A
 from evalgap.verifier.errors import UsageError
 from evalgap.verifier.findings import RequirementResult, SpecFinding, Verdict
@@ -73,6 +74,8 @@ class GapReport:
         function_lines: target function qualified name -> 1-based line of its ``def`` in ``target_file``.
         spec_findings: findings about the spec itself (conflicts, vacuity, weak-spec witnesses, ...).
         tests: the project's test run when ``--tests`` was given.
+        sandbox: the isolation the target's code ran under: ``os (landlock abi 7, netns, pidns, userns)`` (the
+            mechanisms in force) or ``python-guard`` (no OS isolation: only the audit-hook guard and rlimits).
     """
 
     spec_name: str
@@ -89,6 +92,7 @@ class GapReport:
     spec_findings: tuple[SpecFinding, ...] = ()
     tests: TestSuiteResult | None = None
     analysis: Any = None  # an evalgap.verifier.analysis.spec_findings.AnalysisReport (Z3 findings about the spec)
+    sandbox: str = "python-guard"
 
     def summary(self) -> dict[str, int]:
         """Counts: requirements, formalized, preconditions, and one per verdict word."""
@@ -174,7 +178,7 @@ def build_report(spec_name: str, spec_title: str, spec_file: str, target: str, b
                  results: list[RequirementResult], elapsed_s: float,
                  expected: dict[str, tuple[str, ...]] | None = None, *, spec: A.Spec | None = None,
                  target_file: str | None = None, tests: TestSuiteResult | None = None,
-                 spec_findings: tuple[SpecFinding, ...] = ()) -> GapReport:
+                 spec_findings: tuple[SpecFinding, ...] = (), sandbox: str | None = None) -> GapReport:
     """Assemble a :class:`GapReport`: tool versions, traceability, tests, smells and flags.
 
     Args:
@@ -184,6 +188,8 @@ def build_report(spec_name: str, spec_title: str, spec_file: str, target: str, b
         target_file: the target's ``.py`` file, parsed (not imported) for its functions' lines.
         tests: the project's test run (:func:`evalgap.verifier.project.tests_map.run_tests`), or None.
         spec_findings: findings about the spec (the Z3 analysis), attached as they are.
+        sandbox: what the jobs ran under (None: every job of this process so far,
+            :func:`evalgap.verifier.sandbox.isolation.summary`).
     """
     tools = {d: _version(d) for d in ("evalgap", "crosshair-tool", "icontract", "z3-solver", "lark")}
     defs = target_definitions(target_file)
@@ -199,7 +205,8 @@ def build_report(spec_name: str, spec_title: str, spec_file: str, target: str, b
         r2 = replace(r, target_functions=funcs, tests=ev, smells=r.smells or find_smells(r.prose))
         out.append(replace(r2, flags=requirement_flags(r2)))
     return GapReport(spec_name, spec_title, spec_file, target, budget_s, tuple(out), elapsed_s, tools,
-                     dict(expected or {}), target_file, defs, tuple(spec_findings), tests)
+                     dict(expected or {}), target_file, defs, tuple(spec_findings), tests,
+                     sandbox=sandbox if sandbox is not None else isolation.summary())
 
 
 def split_location(location: str) -> tuple[str, int, int]:

@@ -92,6 +92,7 @@ def to_dict(report: GapReport) -> dict[str, Any]:
         "flags_legend": dict(FLAGS),
         "elapsed_s": round(report.elapsed_s, 3),
         "tools": report.tools,
+        "sandbox": report.sandbox,
     }
 
 

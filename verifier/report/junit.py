@@ -37,7 +37,8 @@ def render_junit(report: GapReport) -> str:
         "failures": str(s["refuted"]), "errors": "0", "skipped": str(s["unknown"] + s["not-formalized"]),
         "time": f"{report.elapsed_s:.3f}"})
     props = ET.SubElement(suite, "properties")
-    for k, v in (("spec", report.spec_file), ("target", report.target), ("budget_s", f"{report.budget_s:g}")):
+    for k, v in (("spec", report.spec_file), ("target", report.target), ("budget_s", f"{report.budget_s:g}"),
+                 ("sandbox", report.sandbox)):
         ET.SubElement(props, "property", {"name": k, "value": v})
     for r in report.requirements:
         file, line, _ = split_location(r.location)

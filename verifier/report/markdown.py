@@ -69,6 +69,7 @@ def render_markdown(report: GapReport) -> str:
                  f"{cov['formalized']}/{cov['requirements']}.")
     lines.append("")
     lines.append(f"Spec `{report.spec_file}`, target `{report.target}`.")
+    lines.append(f"sandbox: {report.sandbox}")
     if report.tests is not None:
         c = report.tests.counts()
         lines.append(f"Project tests `{report.tests.path}`: {c['passed']} passed, {c['failed']} failed, "

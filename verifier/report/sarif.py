@@ -92,7 +92,8 @@ def to_sarif(report: GapReport, root: Path | None = None) -> dict[str, Any]:
             "tool": {"driver": {"name": "evalgap", "version": version, "rules": rules}},
             "originalUriBaseIds": {"%SRCROOT%": {"uri": base.as_uri() + "/"}},
             "results": results,
-            "properties": {"spec": report.spec_name, "target": report.target, "budgetSeconds": report.budget_s},
+            "properties": {"spec": report.spec_name, "target": report.target, "budgetSeconds": report.budget_s,
+                           "sandbox": report.sandbox},
         }],
     }
 

@@ -115,6 +115,7 @@ def render_text(report: GapReport, stream: TextIO, color: bool | None = None) ->
     console.print(Text(title, style="bold"))
     console.print(f"spec {report.spec_file}  target {report.target}  budget {report.budget_s:g} CPU s "
                   "per requirement")
+    console.print(f"sandbox: {report.sandbox}")
     table = Table(show_lines=True, expand=False)
     table.add_column("ID", no_wrap=True)
     table.add_column("requirement", max_width=38)
