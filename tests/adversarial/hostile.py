@@ -97,15 +97,12 @@ def plant_canary(root: Path) -> None:
     (root / "dirlink").symlink_to("sub")
 
 
-def tree_digest(root: Path, skip: frozenset[str] = frozenset()) -> dict[str, str]:
+def tree_digest(root: Path) -> dict[str, str]:
     """Everything observable about the tree at ``root`` (symlinks not followed): relative path -> type,
-    permission bits and content hash (regular files) or link target (symlinks). ``skip``: relative paths
-    left out (with everything below them)."""
+    permission bits and content hash (regular files) or link target (symlinks)."""
     out: dict[str, str] = {}
 
     def visit(path: Path, rel: str) -> None:
-        if rel in skip:
-            return
         try:
             st = os.lstat(path)
         except OSError as exc:
