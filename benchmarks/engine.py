@@ -26,6 +26,12 @@ Figures (wall-clock seconds; medians over ``--repeat`` runs):
   hypothesis, icontract, rich and jinja2 the cached command imported (``python -X importtime``; expected:
   none); ``parse_cpu_s`` is the CPU part of that parse, and ``overhead_cpu_excluding_parse_pct`` the CPU
   overhead without it (the lark grammar build, which branch ``parse`` replaces by a hand-written parser);
+* ``sandbox``: the OS sandbox's cost per job (issue 17; goal < 50 ms), paired against the guard-only path
+  (``EVALGAP_SANDBOX=python-guard``) in the same run, jobs alternating: the wall time of one trivial job (the
+  signature probe of a one-line module) from a small fork server, from a fork server that has imported
+  CrossHair and Z3 (a big process: forking it costs more), and spawned (a new ``python``, as without fork
+  servers); medians of ``--sandbox-jobs`` jobs each, the difference in ms and the ratio.
+  ``--sandbox-only`` measures just this;
 * ``overhead_cpu_pct``: CPU seconds (user + system, every process included) of the command over those of
   ``crosshair check``; ``overhead_cpu_no_analysis_pct`` the same for ``--no-analysis`` (the Z3 analysis of
   the spec is work ``crosshair check`` does not do; it runs beside the checks, so it costs CPU, not wall).
@@ -234,6 +240,42 @@ def _evalgap_cli(spec_path: Path, budget: float, jobs: int, cache_dir: Path | No
     return wall, {r["id"]: r["verdict"] for r in report["requirements"]}
 
 
+def _sandbox_cost(jobs: int) -> dict[str, Any]:
+    """Per-job wall time with the OS sandbox and guard-only, paired (see the module docstring)."""
+    from evalgap.verifier.sandbox import isolation, workers
+    from evalgap.verifier.sandbox.runner import Limits, run_worker
+
+    sig = "evalgap.verifier.project.signature_worker"
+    workers.register(workers.WorkerKind("bench-small", sig, ("json",)))
+    workers.register(workers.WorkerKind("bench-crosshair", sig, workers.kind("crosshair").preload))
+    out: dict[str, Any] = {"mechanisms": "", "jobs": jobs}
+    with tempfile.TemporaryDirectory(prefix="evalgap-bench-sandbox-") as tmp:
+        Path(tmp, "tiny.py").write_text("def f(n: int) -> int:\n    return n\n", encoding="utf-8")
+        request = {"paths": [tmp], "module": "tiny"}
+        for label, kind in (("fork_small", "bench-small"), ("fork_crosshair", "bench-crosshair"),
+                            ("spawned", "signature")):
+            times: dict[str, list[float]] = {"os": [], "guard": []}
+            for i in range(jobs + 1):
+                for mode in ("os", "guard") if i % 2 else ("guard", "os"):
+                    os.environ["EVALGAP_SANDBOX"] = "auto" if mode == "os" else "python-guard"
+                    start = time.perf_counter()
+                    res = run_worker(kind, request, Limits(cpu_s=10, wall_s=30))
+                    took = time.perf_counter() - start
+                    if res.status != "ok":
+                        raise SystemExit(f"sandbox benchmark: {kind} job {res.status}: {res.stderr[-500:]}")
+                    if mode == "os":
+                        out["mechanisms"] = res.sandbox
+                    if i:  # the first pair starts the servers
+                        times[mode].append(took)
+            os_ms, guard_ms = (1000 * statistics.median(times[m]) for m in ("os", "guard"))
+            out[label] = {"os_ms": round(os_ms, 1), "guard_ms": round(guard_ms, 1),
+                          "cost_ms": round(os_ms - guard_ms, 1), "ratio": round(os_ms / guard_ms, 3)}
+    os.environ.pop("EVALGAP_SANDBOX", None)
+    out["goal"] = "cost_ms < 50"
+    out["probe"] = isolation.probe()
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--functions", type=int, default=8)
@@ -242,8 +284,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--bits", type=int, default=6, help="verified functions have 2**bits paths")
     ap.add_argument("--cached-repeat", type=int, default=5, help="cached CLI runs per repeat")
     ap.add_argument("--out", type=Path, default=Path(__file__).with_name("engine_results.json"))
+    ap.add_argument("--sandbox-jobs", type=int, default=20, help="jobs per side of the sandbox cost figure")
+    ap.add_argument("--sandbox-only", action="store_true", help="measure only the sandbox's cost per job")
     args = ap.parse_args(argv)
     _precompile()
+    if args.sandbox_only:
+        sandbox = _sandbox_cost(args.sandbox_jobs)
+        print(json.dumps({"sandbox": sandbox, "loadavg": [round(x, 2) for x in os.getloadavg()]}, indent=2))
+        return 0
     load_start = [round(x, 2) for x in os.getloadavg()]
     with tempfile.TemporaryDirectory(prefix="evalgap-bench-") as tmp:
         folder = Path(tmp)
@@ -282,6 +330,7 @@ def main(argv: list[str] | None = None) -> int:
                 if got != expected:
                     parity.append(f"{name}: {got} != expected {expected}")
         heavy = _heavy_imports(spec, args.budget, folder / "cache-0")
+        sandbox = _sandbox_cost(args.sandbox_jobs)
         parse_s, parse_cpu_s = _parse_seconds(spec)
     med = {k: statistics.median(v) for k, v in runs.items()}
     cpu = {k: statistics.median(v) for k, v in _CPU.items() if v}
@@ -312,10 +361,12 @@ def main(argv: list[str] | None = None) -> int:
             100 * ((cpu["cli_j1_no_analysis"] - parse_cpu_s) / cpu["crosshair"] - 1), 1),
         "overhead_no_analysis_pct": round(100 * ((med["cli_j1_no_analysis"] - med["j1_replay"]) / med["crosshair"]
                                                  - 1), 1),
+        "sandbox": sandbox,
         "verdicts_identical": not parity,
         "parity_problems": parity,
         "runs": {k: [round(x, 3) for x in v] for k, v in runs.items()},
-        "targets": {"overhead_pct": "< 15", "speedup_j2": ">= 1.7", "cached_rerun_s": "< 0.5"},
+        "targets": {"overhead_pct": "< 15", "speedup_j2": ">= 1.7", "cached_rerun_s": "< 0.5",
+                    "sandbox.*.cost_ms": "< 50"},
         "machine": {"cpus": os.cpu_count(), "loadavg_at_start": load_start,
                     "loadavg_at_end": [round(x, 2) for x in os.getloadavg()],
                     "loadavg_1min_before_each_run": _LOAD, "python": sys.version.split()[0]},

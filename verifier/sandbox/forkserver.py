@@ -71,7 +71,7 @@ def _child(job: dict[str, Any]) -> None:
         os.chdir(job["cwd"])
         os.environ.clear()
         os.environ.update(job["env"])
-        module = importlib.import_module(workers.kind(job["kind"]).module)
+        module = importlib.import_module(job.get("module") or workers.kind(job["kind"]).module)
         prepare = getattr(module, "prepare", None)  # trusted set-up that writes outside the job's folder
         if prepare is not None:
             with open(job["request"], encoding="utf-8") as f:
@@ -120,14 +120,19 @@ def _run_job(job: dict[str, Any]) -> dict[str, Any]:
         os.killpg(pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
         pass
+    isolation.cleanup(job)
     return {"returncode": os.waitstatus_to_exitcode(status), "timed_out": timed_out,
             "wall_s": time.monotonic() - start, "sandbox": isolation.read_report(report_r)}
 
 
-def serve(kind: str) -> int:
-    """Server loop: import worker kind ``kind``'s modules, then run one job per input line until end of input."""
-    w = workers.kind(kind)
-    for name in (*w.preload, w.module, "evalgap.verifier.sandbox.guard"):
+def serve(kind: str, module: str = "", preload: tuple[str, ...] = ()) -> int:
+    """Server loop: import worker kind ``kind``'s modules (``module`` and ``preload`` as given: a kind
+    registered by another package is not in this process's registry), then run one job per input line until
+    end of input."""
+    if not module:
+        w = workers.kind(kind)
+        module, preload = w.module, w.preload
+    for name in (*preload, module, "evalgap.verifier.sandbox.guard"):
         importlib.import_module(name)
     isolation.preload()
     out = sys.stdout
@@ -158,7 +163,8 @@ class ForkServer:
     def __init__(self, kind: str, env: dict[str, str]) -> None:
         self.kind = kind
         self.proc = subprocess.Popen(
-            [sys.executable, "-X", "utf8", "-m", "evalgap.verifier.sandbox.forkserver", kind], stdin=subprocess.PIPE,
+            [sys.executable, "-X", "utf8", "-m", "evalgap.verifier.sandbox.forkserver", kind,
+             workers.kind(kind).module, ",".join(workers.kind(kind).preload)], stdin=subprocess.PIPE,
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, start_new_session=True, text=True,
             cwd=env.get("HOME"),
         )
@@ -318,4 +324,5 @@ def jail(job_path: str) -> None:
 if __name__ == "__main__":
     if sys.argv[1] == "--job":
         jail(sys.argv[2])
-    sys.exit(serve(sys.argv[1]))
+    _args = [*sys.argv[1:], "", ""]  # KIND [MODULE PRELOAD,PRELOAD...]
+    sys.exit(serve(_args[0], _args[1], tuple(name for name in _args[2].split(",") if name)))

@@ -12,9 +12,12 @@ any code under check. In order, each step used when the kernel allows it:
    this process dies), the kernel kills every process in the namespace: nothing outlives the job, even after
    ``setsid``. The code under check sees no process outside its namespace, so cannot signal the fork server
    or evalgap;
-3. in PID 1: ``RLIMIT_NPROC`` (inside the user namespace), Landlock (:mod:`.landlock`: writes only in the
-   job's folder and ``/dev/null``; no TCP; no signals out of the domain), every capability dropped
-   (bounding, ambient, effective, permitted, inheritable) under ``no_new_privs``.
+3. in PID 1: at most 256 processes (a ``pids`` cgroup of its own where the cgroup file system is writable,
+   ``pids.max``; else ``RLIMIT_NPROC`` inside a user namespace, which real root is exempt from), Landlock
+   (:mod:`.landlock`: writes only in the job's folder and ``/dev/null``; no TCP; no signals out of the domain), every capability dropped
+   (bounding, ambient, effective, permitted, inheritable) under ``no_new_privs``, and a seccomp filter
+   (:mod:`.seccomp`: no ``chmod``/``chown``/``utime``/xattr changes, which Landlock does not cover, and no
+   ``unshare``/``setns``/``mount``).
 
 The mechanisms in force are written to the job's report pipe (closed before the worker starts, so the code
 under check cannot write to it) and end up in every report as ``sandbox: os (landlock abi 7, netns, pidns,
@@ -31,9 +34,10 @@ import signal
 import threading
 from typing import Any
 
-from evalgap.verifier.sandbox import landlock
+from evalgap.verifier.sandbox import landlock, seccomp
 
-__all__ = ["requested", "enter", "describe", "record", "mark", "summary", "probe", "preload", "read_report", "GUARD_ONLY"]
+__all__ = ["requested", "enter", "describe", "record", "mark", "summary", "probe", "preload", "read_report",
+           "cleanup", "GUARD_ONLY"]
 
 _real_exit = os._exit  # the guard replaces os._exit inside workers
 _CLONE_NEWUSER, _CLONE_NEWNET, _CLONE_NEWPID = 0x10000000, 0x40000000, 0x20000000
@@ -52,8 +56,10 @@ def requested() -> str:
 
 
 def describe(mechanisms: list[str]) -> str:
-    """``os (m1, m2, ...)``, or ``python-guard`` when ``mechanisms`` is empty."""
-    return f"os ({', '.join(mechanisms)})" if mechanisms else GUARD_ONLY
+    """``os (m1, m2, ...)``, or ``python-guard`` when none of Landlock and the network and PID namespaces is
+    among ``mechanisms`` (a seccomp filter or a process limit alone confines nothing that matters)."""
+    core = any(m.startswith("landlock") or m in ("netns", "pidns") for m in mechanisms)
+    return f"os ({', '.join(mechanisms)})" if core else GUARD_ONLY
 
 
 _LIB: list[ctypes.CDLL] = []
@@ -83,6 +89,60 @@ def _unshare(lib: ctypes.CDLL) -> list[str]:
     if lib.unshare(_CLONE_NEWNET) == 0:
         return ["netns"]
     return []
+
+
+def _cgroup_dir(job: dict[str, Any]) -> str | None:
+    """The job's own pids cgroup (cgroup v1 ``pids`` hierarchy, or v2 under this process's cgroup when its
+    ``pids`` controller is delegated), named after the job folder; None when there is none to make."""
+    name = job.get("cgroup")
+    if not name:
+        return None
+    if os.path.isfile("/sys/fs/cgroup/pids/cgroup.procs"):
+        return os.path.join("/sys/fs/cgroup/pids", name)
+    try:
+        with open("/proc/self/cgroup", encoding="utf-8") as f:
+            own = next((line.split(":", 2)[2].strip() for line in f if line.startswith("0::")), None)
+        if own is None:
+            return None
+        base = os.path.join("/sys/fs/cgroup", own.lstrip("/"))
+        with open(os.path.join(base, "cgroup.subtree_control"), encoding="utf-8") as f:
+            return os.path.join(base, name) if "pids" in f.read().split() else None
+    except OSError:
+        return None
+
+
+def _pids_cgroup(job: dict[str, Any]) -> bool:
+    """Move this process into a new cgroup with ``pids.max`` (best effort; needs a writable cgroup file
+    system, e.g. root outside a container); True when in force."""
+    folder = _cgroup_dir(job)
+    if folder is None:
+        return False
+    try:
+        os.mkdir(folder, 0o700)
+        with open(os.path.join(folder, "pids.max"), "w") as f:
+            f.write(str(_NPROC))
+        with open(os.path.join(folder, "cgroup.procs"), "w") as f:
+            f.write("0")
+    except OSError:
+        return False
+    return True
+
+
+def cleanup(job: dict[str, Any]) -> None:
+    """After the job ended (every process of its PID namespace is gone): remove its pids cgroup, if any."""
+    folder = _cgroup_dir(job)
+    if folder is None or not os.path.isdir(folder):
+        return
+    for _ in range(50):
+        try:
+            os.rmdir(folder)
+            return
+        except FileNotFoundError:
+            return
+        except OSError:  # processes still exiting
+            import time
+
+            time.sleep(0.002)
 
 
 def _drop_capabilities(lib: ctypes.CDLL) -> None:
@@ -134,10 +194,13 @@ def enter(job: dict[str, Any], writable: list[str]) -> None:
                     os.close(report_fd)
                 _mirror_exit(pid)
             lib.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)  # same process group: killpg reaches it too
-        if "userns" in namespaces:
+        if _pids_cgroup(job):
+            namespaces.append("pids.max")
+        elif "userns" in namespaces and os.getuid() != 0:  # real root is exempt from RLIMIT_NPROC
             import resource
 
             resource.setrlimit(resource.RLIMIT_NPROC, (_NPROC, _NPROC))
+            namespaces.append("nproc")
         version = landlock.abi()
         if version:
             try:
@@ -148,6 +211,8 @@ def enter(job: dict[str, Any], writable: list[str]) -> None:
         if namespaces:
             _drop_capabilities(lib)
         mechanisms += namespaces
+        if seccomp.install():
+            mechanisms.append("seccomp")
     if report_fd >= 0:
         try:
             os.write(report_fd, describe(mechanisms).encode())
@@ -209,14 +274,16 @@ def probe() -> str:
         if not _PROBE:
             preload()
             r, w = os.pipe()
+            job = {"report_fd": w, "cgroup": f"evalgap-probe-{os.getpid()}"}
             pid = os.fork()
             if pid == 0:  # pragma: no cover - runs in the forked probe
                 try:
                     os.close(r)
-                    enter({"report_fd": w}, ["/dev/null"])
+                    enter(job, ["/dev/null"])
                 finally:
                     _real_exit(0)
             os.close(w)
             os.waitpid(pid, 0)
+            cleanup(job)
             _PROBE.append(read_report(r))
         return _PROBE[0]

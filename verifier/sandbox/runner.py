@@ -110,9 +110,10 @@ def _limiter(limits: Limits) -> Any:
 
 def _job(module: str, req_path: Path, out_path: Path, work: Path, limits: Limits) -> dict[str, Any]:
     """The job record a fork server's child (or the spawned jail) runs (:func:`forkserver._child`)."""
-    return {"kind": module, "request": str(req_path), "result": str(out_path), "cwd": str(work),
+    return {"kind": module, "module": workers.kind(module).module, "request": str(req_path), "result": str(out_path), "cwd": str(work),
             "stderr": str(work.parent / "stderr.txt"), "env": _scrubbed_env(str(work)), "cpu_s": limits.cpu_s,
-            "wall_s": limits.wall_s, "memory_bytes": limits.memory_bytes, "sandbox": isolation.requested()}
+            "wall_s": limits.wall_s, "memory_bytes": limits.memory_bytes, "sandbox": isolation.requested(),
+            "cgroup": f"evalgap-{work.parent.name}"}
 
 
 def _run_spawned(module: str, req_path: Path, out_path: Path, work: Path,
@@ -144,6 +145,7 @@ def _run_spawned(module: str, req_path: Path, out_path: Path, work: Path,
             os.killpg(proc.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
             pass
+    isolation.cleanup(_job(module, req_path, out_path, work, limits))
     err_path = work.parent / "stderr.txt"
     if err_path.exists():
         err = err + err_path.read_bytes()
