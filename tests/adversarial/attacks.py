@@ -178,9 +178,10 @@ def attack_subprocess(where: str) -> None:
 
 def attack_socket(where: str) -> None:
     """Connect to the test's localhost TCP listener and send the token: Python's ``socket`` and libc's
-    ``socket``/``connect``/``send``.
+    ``socket``/``connect``/``send``; a UDP datagram to the same port; a connection to the test's abstract
+    UNIX socket and to its named UNIX socket (Python and libc).
 
-    Promise: the target has no network, not even the loopback interface."""
+    Promise: the target has no network, not even the loopback interface, and reaches no socket outside."""
     import socket
     import struct
 
@@ -197,8 +198,32 @@ def attack_socket(where: str) -> None:
             lib.send(fd, msg, len(msg), 0)
         lib.close(fd)
 
+    def udp() -> None:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+            sock.sendto(f"{TOKEN} {where} udp".encode(), ("127.0.0.1", PORT))
+
+    def unix(address: str) -> None:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+            sock.settimeout(2)
+            sock.connect(address)
+            sock.sendall(f"{TOKEN} {where} unix".encode())
+
+    def libc_unix(path: str) -> None:
+        lib = _libc()
+        fd = int(lib.socket(socket.AF_UNIX, socket.SOCK_STREAM, 0))
+        addr = struct.pack("=H", socket.AF_UNIX) + path.encode() + bytes(108 - len(path.encode()))
+        if int(lib.connect(fd, addr, len(addr))) == 0:
+            msg = f"{TOKEN} {where} libc unix".encode()
+            lib.send(fd, msg, len(msg), 0)
+        lib.close(fd)
+
+    named = os.path.join(os.path.dirname(CANARY_DIRS[0]), "listener.sock")
     _try(python)
     _try(libc)
+    _try(udp)
+    _try(lambda: unix(f"\0evalgap-adv-{TOKEN}"))
+    _try(lambda: unix(named))
+    _try(lambda: libc_unix(named))
 
 
 def attack_dir_fd(where: str) -> None:

@@ -7,7 +7,7 @@ An :class:`Arena` is one test's world, all under its ``tmp_path``:
 * ``home/``: a fake ``$HOME`` of the user running evalgap, itself a canary tree (``.bashrc``, ``.ssh``);
 * ``cache/``: ``$EVALGAP_CACHE_DIR``, holding a canary tree ``cache/canary/`` beside evalgap's own entries;
 * ``jobtmp/``: evalgap's ``$TMPDIR`` (where its job folders are made);
-* a localhost TCP listener that must never be connected to;
+* listeners that must never be reached: TCP and UDP on localhost, an abstract and a named UNIX socket;
 * a random numeric token: every effect of a hostile target (a file it creates, a process it starts) carries
   it in its name, argv or environment, so it can be found wherever it lands.
 
@@ -198,48 +198,81 @@ def kill_pids(pids: list[int]) -> None:
 
 # ------------------------------------------------------------------ the listener
 class Listener:
-    """A TCP listener on 127.0.0.1 (an ephemeral port) that records every connection made to it.
+    """Listeners that record every connection or datagram sent to them: TCP and UDP on 127.0.0.1 (the same
+    ephemeral port number), an abstract UNIX socket ``\\0evalgap-adv-TOKEN`` and a named UNIX socket
+    ``listener.sock`` in ``folder`` (the arena's root: a named socket is not separated by a network
+    namespace).
 
     Attributes:
-        port: the port it listens on.
-        connections: one line per connection accepted (peer address and the first bytes received).
+        port: the TCP (and UDP) port.
+        connections: one line per connection accepted or datagram received (where, and the first bytes).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, token: str = "", folder: Path | None = None) -> None:
         self._sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self._sock.bind(("127.0.0.1", 0))
         self._sock.listen(64)
-        self._sock.settimeout(0.05)
         self.port: int = self._sock.getsockname()[1]
         self.connections: list[str] = []
+        self._others: list[tuple[str, socket.socket]] = []
+        try:
+            udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+            udp.bind(("127.0.0.1", self.port))
+            self._others.append(("udp", udp))
+        except OSError:
+            pass
+        if token:
+            abstract = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            abstract.bind(f"\0evalgap-adv-{token}")
+            abstract.listen(8)
+            self._others.append(("abstract unix", abstract))
+        if folder is not None:
+            named = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            named.bind(str(folder / "listener.sock"))
+            named.listen(8)
+            self._others.append(("named unix", named))
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._serve, daemon=True)
         self._thread.start()
 
     def _serve(self) -> None:
+        import selectors
+
+        sel = selectors.DefaultSelector()
+        sel.register(self._sock, selectors.EVENT_READ, "tcp")
+        for label, sock in self._others:
+            sel.register(sock, selectors.EVENT_READ, label)
         while not self._stop.is_set():
-            try:
-                conn, peer = self._sock.accept()
-            except (TimeoutError, socket.timeout):
-                continue
-            except OSError:
-                return
-            index = len(self.connections)
-            self.connections.append(f"connection from {peer[0]}:{peer[1]}")  # recorded before any data
-            try:
-                conn.settimeout(0.2)
-                data = conn.recv(200)
-                self.connections[index] += f" sending {data[:80]!r}"
-            except OSError:
-                pass
-            finally:
-                conn.close()
+            for key, _ in sel.select(timeout=0.05):
+                sock, label = key.fileobj, key.data
+                assert isinstance(sock, socket.socket)
+                try:
+                    if label == "udp":
+                        data, peer = sock.recvfrom(200)
+                        self.connections.append(f"udp datagram from {peer} {data[:80]!r}")
+                        continue
+                    conn, peer = sock.accept()
+                except OSError:
+                    continue
+                index = len(self.connections)
+                self.connections.append(f"{label} connection from {peer!r}")  # recorded before any data
+                try:
+                    conn.settimeout(0.2)
+                    data = conn.recv(200)
+                    self.connections[index] += f" sending {data[:80]!r}"
+                except OSError:
+                    pass
+                finally:
+                    conn.close()
+        sel.close()
 
     def close(self) -> None:
         """Stop listening."""
         self._stop.set()
         self._thread.join(timeout=2)
         self._sock.close()
+        for _, sock in self._others:
+            sock.close()
 
 
 # ------------------------------------------------------------------ running commands
@@ -367,7 +400,7 @@ class Arena:
         plant_canary(project / "pkg")
         jobtmp.mkdir()
         prefix = os.path.join(tempfile.gettempdir(), f"evalgap-adv-{token}")
-        return cls(root, token, project, home, cache, jobtmp, [hypothesis_home], prefix, Listener())
+        return cls(root, token, project, home, cache, jobtmp, [hypothesis_home], prefix, Listener(token, root))
 
     @property
     def canary_dirs(self) -> list[Path]:
@@ -377,9 +410,12 @@ class Arena:
     def env(self) -> dict[str, str]:
         """The explicit environment of a command: ``HOME`` the fake home, ``EVALGAP_CACHE_DIR`` the cache,
         ``TMPDIR`` the job folder, Hypothesis's home the shared one; nothing else of the test's own."""
-        return {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(self.home), "LANG": "C.UTF-8",
-                "EVALGAP_CACHE_DIR": str(self.cache), "TMPDIR": str(self.jobtmp),
-                "EVALGAP_HYPOTHESIS_HOME": str(self.shared[0])}
+        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(self.home), "LANG": "C.UTF-8",
+               "EVALGAP_CACHE_DIR": str(self.cache), "TMPDIR": str(self.jobtmp),
+               "EVALGAP_HYPOTHESIS_HOME": str(self.shared[0])}
+        if "EVALGAP_SANDBOX" in os.environ:  # EVALGAP_SANDBOX=python-guard: see the suite fail without the OS layer
+            env["EVALGAP_SANDBOX"] = os.environ["EVALGAP_SANDBOX"]
+        return env
 
     def _trees(self) -> dict[str, Path]:
         return {"project": self.project, "home": self.home, "cache/canary": self.cache / "canary"}

@@ -4,7 +4,9 @@ Landlock has no right for ``chmod``, ``chown``, ``utime`` or extended attributes
 user (as root, as the owner of most files), so a target could ``chmod 000`` a folder of the project or
 ``fchmod`` a descriptor it opened read-only. The filter makes those system calls, and ``unshare``,
 ``setns`` and ``mount`` (nothing a worker needs once isolated), fail with ``EPERM`` everywhere, the job's
-own folder included. Only x86-64 and AArch64 are known; elsewhere :func:`install` returns False (and the
+own folder included. It also refuses ``socket(AF_UNIX, ...)``: Landlock does not stop a ``connect`` to a
+named UNIX socket outside (a container runtime's, a desktop bus), and the network namespace does not
+separate the file system's sockets (``socketpair``, which asyncio needs, stays allowed). Only x86-64 and AArch64 are known; elsewhere :func:`install` returns False (and the
 report does not claim ``seccomp``).
 """
 
@@ -31,8 +33,10 @@ _AARCH64 = {"setxattr": 5, "lsetxattr": 6, "fsetxattr": 7, "removexattr": 14, "l
             "fremovexattr": 16, "umount2": 39, "mount": 40, "pivot_root": 41, "fchmod": 52, "fchmodat": 53,
             "fchownat": 54, "fchown": 55, "utimensat": 88, "unshare": 97, "setns": 268, "open_tree": 428,
             "move_mount": 429, "fsmount": 432, "fchmodat2": 452, "setxattrat": 463, "removexattrat": 466}
-#: machine -> (AUDIT_ARCH_*, syscall table, first number of another ABI on the same arch: x32 on x86-64)
-_ARCHES = {"x86_64": (0xC000003E, _X86_64, 0x40000000), "aarch64": (0xC00000B7, _AARCH64, None)}
+#: machine -> (AUDIT_ARCH_*, syscall table, first number of another ABI on the same arch (x32 on x86-64),
+#: the number of ``socket``)
+_ARCHES = {"x86_64": (0xC000003E, _X86_64, 0x40000000, 41), "aarch64": (0xC00000B7, _AARCH64, None, 198)}
+_AF_UNIX = 1
 
 _LD_ABS_W, _JEQ_K, _JGE_K, _RET_K = 0x20, 0x15, 0x35, 0x06
 _RET_ALLOW, _RET_ERRNO = 0x7FFF0000, 0x00050000
@@ -47,17 +51,25 @@ class _Prog(ctypes.Structure):
     _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.POINTER(_Filter))]
 
 
-def _program(arch: int, table: dict[str, int], other_abi: int | None) -> list[tuple[int, int, int, int]]:
+def _program(arch: int, table: dict[str, int], other_abi: int | None,
+             socket_nr: int) -> list[tuple[int, int, int, int]]:
+    """The BPF program: instructions ``(code, jt, jf, k)`` with jumps to the labels ``ALLOW``/``DENY``."""
     numbers = sorted({table[name] for name in DENIED if name in table})
-    deny = (_RET_K, 0, 0, _RET_ERRNO | errno.EPERM)
-    body: list[tuple[int, int, int, int]] = [(_LD_ABS_W, 0, 0, 0)]  # seccomp_data.nr
+    code: list[tuple[int, str | int, str | int, int]] = [
+        (_LD_ABS_W, 0, 0, 4),  # seccomp_data.arch: a call through another architecture's entry is denied
+        (_JEQ_K, 0, "DENY", arch),
+        (_LD_ABS_W, 0, 0, 0),  # seccomp_data.nr
+    ]
     if other_abi is not None:
-        body.append((_JGE_K, len(numbers) + 1, 0, other_abi))  # x32 calls: denied
-    for i, nr in enumerate(numbers):
-        body.append((_JEQ_K, len(numbers) - i, 0, nr))  # to the deny at the end
-    body += [(_RET_K, 0, 0, _RET_ALLOW), deny]
-    # seccomp_data.arch first: a call through another architecture's entry (int 0x80) is denied outright
-    return [(_LD_ABS_W, 0, 0, 4), (_JEQ_K, 1, 0, arch), deny, *body]
+        code.append((_JGE_K, "DENY", 0, other_abi))  # x32 calls
+    code += [(_JEQ_K, "DENY", 0, nr) for nr in numbers]
+    code += [(_JEQ_K, 0, "ALLOW", socket_nr),  # socket(AF_UNIX, ...): connect to a named socket outside
+             (_LD_ABS_W, 0, 0, 16),  # seccomp_data.args[0] (low word)
+             (_JEQ_K, "DENY", "ALLOW", _AF_UNIX)]
+    labels = {"ALLOW": len(code), "DENY": len(code) + 1}
+    out = [(c, labels[jt] - i - 1 if isinstance(jt, str) else jt, labels[jf] - i - 1 if isinstance(jf, str) else jf, k)
+           for i, (c, jt, jf, k) in enumerate(code)]
+    return out + [(_RET_K, 0, 0, _RET_ALLOW), (_RET_K, 0, 0, _RET_ERRNO | errno.EPERM)]
 
 
 def install() -> bool:
