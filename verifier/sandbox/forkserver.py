@@ -5,8 +5,10 @@ A server is a long-lived process (``python -m evalgap.verifier.sandbox.forkserve
 modules of one worker kind and then, for each job it reads (one JSON line on its standard input), forks a
 child that becomes a fresh worker: new session and process group, its own ``RLIMIT_CPU``/``RLIMIT_AS``
 (a forked child's CPU time starts at zero), standard input and output on ``/dev/null``, standard error
-to a file, the private working folder, a scrubbed environment; the child imports the worker module and
-runs its ``main``. The server waits for the child, kills its whole process group at the wall-clock limit
+to a file, the private working folder, a scrubbed environment, then the OS isolation
+(:func:`evalgap.verifier.sandbox.isolation.enter`: the job runs as PID 1 of its own namespaces, under
+Landlock and seccomp); the child imports the worker module and runs its ``main``. The isolation's
+description comes back through a pipe in the reply (``sandbox``). The server waits for the child, kills its whole process group at the wall-clock limit
 (and again afterwards, for leftovers), and answers with one JSON line (``returncode``, ``timed_out``).
 
 The servers never import the code under check, so each child starts from the same clean state, and the

@@ -208,8 +208,7 @@ def enter(job: dict[str, Any], writable: list[str]) -> None:
                 mechanisms.append(f"landlock abi {version}")
             except landlock.LandlockError:
                 pass
-        if namespaces:
-            _drop_capabilities(lib)
+        _drop_capabilities(lib)
         mechanisms += namespaces
         if seccomp.install():
             mechanisms.append("seccomp")

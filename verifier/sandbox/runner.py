@@ -1,18 +1,20 @@
-"""Run untrusted code (the target, its harness, CrossHair on it) in a limited worker subprocess.
+"""Run untrusted code (the target, its harness, CrossHair on it) in a limited, isolated worker process.
 
-Each call starts ``python -m <module> REQUEST.json RESULT.json`` with:
+Each call runs the worker kind's ``main([REQUEST.json, RESULT.json])`` with:
 
-* ``RLIMIT_CPU`` (CPU seconds) and ``RLIMIT_AS`` (address space, bytes) set before ``exec``;
+* ``RLIMIT_CPU`` (CPU seconds) and ``RLIMIT_AS`` (address space, bytes);
 * a wall-clock timeout after which the whole process group is killed;
-* a private temporary working directory (deleted afterwards), no stdin, a scrubbed environment
-  (``PATH``, ``LANG``, ``HOME`` set to the private folder, ``PYTHONHASHSEED=0``).
+* a private temporary job folder (deleted afterwards; its ``cwd`` is also ``HOME`` and ``TMPDIR``), no stdin,
+  a scrubbed environment (``PATH``, ``LANG``, ``PYTHONHASHSEED=0``);
+* the OS isolation of :mod:`evalgap.verifier.sandbox.isolation` (namespaces, Landlock, seccomp: writes only in
+  the job folder, no network, no process outliving the job), or, where the kernel offers none, only the
+  audit-hook guard (:mod:`evalgap.verifier.sandbox.guard`) that the worker installs in any case; the
+  outcome says which (``WorkerOutcome.sandbox``), and so does every report.
 
 The process is a fork of a pooled server that has already imported the worker's heavy modules
-(:mod:`evalgap.verifier.sandbox.forkserver`, same limits and isolation), or, when that is off or unavailable, a
-new ``python`` process. Inside, the worker installs the audit-hook guard (:mod:`evalgap.verifier.sandbox.guard`).
-
-This contains accidents and naive gaming (an endless loop, a huge allocation, ``os._exit``); it is **not**
-a security boundary against a determined attacker: use a container or VM for that.
+(:mod:`evalgap.verifier.sandbox.forkserver`), or, when that is off or unavailable, a new ``python`` process
+(``python -m evalgap.verifier.sandbox.forkserver --job JOB.json``) that sets itself up the same way. The
+threat model (what is promised on which kernel, and what is not) is in docs/engine.md.
 """
 
 from __future__ import annotations
