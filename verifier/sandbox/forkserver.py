@@ -122,7 +122,6 @@ def _run_job(job: dict[str, Any]) -> dict[str, Any]:
         os.killpg(pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
         pass
-    isolation.cleanup(job)
     return {"returncode": os.waitstatus_to_exitcode(status), "timed_out": timed_out,
             "wall_s": time.monotonic() - start, "sandbox": isolation.read_report(report_r)}
 
@@ -141,12 +140,15 @@ def serve(kind: str, module: str = "", preload: tuple[str, ...] = ()) -> int:
     out.write(json.dumps({"ready": True, "pid": os.getpid()}) + "\n")
     out.flush()
     for line in sys.stdin:
+        job: dict[str, Any] = {}
         try:
-            reply = _run_job(json.loads(line))
+            job = json.loads(line)
+            reply = _run_job(job)
         except Exception as exc:  # noqa: BLE001 - keep serving
             reply = {"error": f"{type(exc).__name__}: {exc}"}
         out.write(json.dumps(reply) + "\n")
         out.flush()
+        isolation.cleanup(job)  # the job's cgroup, once the client has its answer
     return 0
 
 

@@ -30,8 +30,10 @@ from __future__ import annotations
 
 import ctypes
 import os
+import resource
 import signal
 import threading
+import time
 from typing import Any
 
 from evalgap.verifier.sandbox import landlock, seccomp
@@ -140,8 +142,6 @@ def cleanup(job: dict[str, Any]) -> None:
         except FileNotFoundError:
             return
         except OSError:  # processes still exiting
-            import time
-
             time.sleep(0.002)
 
 
@@ -197,8 +197,6 @@ def enter(job: dict[str, Any], writable: list[str]) -> None:
         if _pids_cgroup(job):
             namespaces.append("pids.max")
         elif "userns" in namespaces and os.getuid() != 0:  # real root is exempt from RLIMIT_NPROC
-            import resource
-
             resource.setrlimit(resource.RLIMIT_NPROC, (_NPROC, _NPROC))
             namespaces.append("nproc")
         version = landlock.abi()
@@ -223,6 +221,7 @@ def preload() -> None:
     """Load libc and ask the kernel its Landlock ABI now (a fork server does this once, before its jobs)."""
     _libc()
     landlock.abi()
+    seccomp.prepare()
 
 
 def read_report(fd: int) -> str:

@@ -16,7 +16,7 @@ import ctypes
 import errno
 import platform
 
-__all__ = ["install", "DENIED"]
+__all__ = ["install", "prepare", "DENIED"]
 
 #: Denied system calls by name (those an architecture lacks are skipped).
 DENIED = ("chmod", "fchmod", "fchmodat", "fchmodat2", "chown", "fchown", "lchown", "fchownat", "utime", "utimes",
@@ -72,19 +72,33 @@ def _program(arch: int, table: dict[str, int], other_abi: int | None,
     return out + [(_RET_K, 0, 0, _RET_ALLOW), (_RET_K, 0, 0, _RET_ERRNO | errno.EPERM)]
 
 
-def install() -> bool:
-    """Install the filter on this thread for good (inherited by every process it starts); sets
-    ``no_new_privs``. Returns False (nothing installed) on an unknown architecture or a refusal."""
+_READY: list[tuple[ctypes.CDLL, _Prog, ctypes.Array[_Filter]]] = []
+
+
+def prepare() -> bool:
+    """Build the filter and load libc now (a fork server does this once, so that its jobs only install
+    it); False on an unknown architecture."""
+    if _READY:
+        return True
     known = _ARCHES.get(platform.machine())
     if known is None:
         return False
-    code = _program(*known)
-    filters = (_Filter * len(code))(*[_Filter(*c) for c in code])
-    prog = _Prog(len(code), filters)
     try:
         lib = ctypes.CDLL(None, use_errno=True)
     except OSError:  # pragma: no cover - no libc
         return False
+    code = _program(*known)
+    filters = (_Filter * len(code))(*[_Filter(*c) for c in code])
+    _READY.append((lib, _Prog(len(code), filters), filters))
+    return True
+
+
+def install() -> bool:
+    """Install the filter on this thread for good (inherited by every process it starts); sets
+    ``no_new_privs``. Returns False (nothing installed) on an unknown architecture or a refusal."""
+    if not prepare():
+        return False
+    lib, prog, _ = _READY[0]
     if lib.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
         return False
     return bool(lib.prctl(_PR_SET_SECCOMP, _SECCOMP_MODE_FILTER, ctypes.byref(prog), 0, 0) == 0)
