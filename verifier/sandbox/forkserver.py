@@ -79,7 +79,14 @@ def _child(job: dict[str, Any]) -> None:
             with open(job["request"], encoding="utf-8") as f:
                 prepare(json.load(f))
         isolation.enter(job, [os.path.dirname(os.path.abspath(job["cwd"])), os.devnull])
-        code = int(module.main([job["request"], job["result"]]) or 0)
+        if job.get("as_main"):  # the spawned path: exactly ``python -m MODULE REQUEST RESULT``, as before
+            import runpy
+
+            sys.argv = [str(module.__file__), job["request"], job["result"]]
+            runpy.run_module(module.__name__, run_name="__main__", alter_sys=True)
+            code = 0
+        else:
+            code = int(module.main([job["request"], job["result"]]) or 0)
     except SystemExit as exc:
         code = exc.code if isinstance(exc.code, int) else 1
     except BaseException:  # noqa: BLE001 - reported through the stderr file

@@ -122,8 +122,8 @@ def _run_spawned(module: str, req_path: Path, out_path: Path, work: Path,
                  limits: Limits) -> tuple[int | None, bool, bytes, str]:
     report_r, report_w = os.pipe()
     job_path = work.parent / "job.json"
-    job_path.write_text(json.dumps({**_job(module, req_path, out_path, work, limits), "report_fd": report_w}),
-                        encoding="utf-8")
+    job_path.write_text(json.dumps({**_job(module, req_path, out_path, work, limits), "report_fd": report_w,
+                                    "as_main": True}), encoding="utf-8")
     cmd = [sys.executable, "-X", "utf8", "-m", "evalgap.verifier.sandbox.forkserver", "--job", str(job_path)]
     try:
         proc = subprocess.Popen(
