@@ -185,26 +185,46 @@ class RequirementResult:
 
 @dataclass(frozen=True)
 class SpecFinding:
-    """A finding about the spec itself (not a verdict about code), e.g. from the Z3 analysis.
+    """A finding about the spec itself (not a verdict about code): the one model for the Z3 analysis
+    (:mod:`evalgap.verifier.analysis`), ``check-config`` and the gap report's ``spec_findings``.
 
     Attributes:
-        code: the diagnostic code (``EG3xx``, see docs/verdicts.md).
-        kind: ``conflict`` (an unsat core of requirements), ``vacuous``, ``redundant``, ``witness``
-            (a weak-spec witness: trivial or clearly wrong behaviour the spec admits), ``consistent``, ...
-            A ``conflict`` counts like a refutation for the exit code.
-        requirement_ids: the requirements involved (an unsat core, the vacuous one, ...).
-        message: one line for people.
-        detail: more text (a model, the witness values); may be empty.
+        code: an ``EG3xx`` code (docs/analysis.md, docs/diagnostics.md).
+        kind: ``conflict`` (an unsat core of requirements), ``vacuous``, ``redundant``, ``witness`` (a
+            weak-spec witness: trivial or clearly wrong behaviour the spec admits), ``consistent``,
+            ``unrealizable``, ``violation``, ``repair``, ``unknown``, ...
         severity: ``error`` (exit code 1 like a refutation: a conflict, an unrealizable contract, a config
-            violation), ``warning``, ``info`` or ``unknown``; empty means derived from ``kind``.
+            violation), ``warning``, ``info`` or ``unknown``; empty means derived from ``kind`` (:attr:`level`).
+        scope: what was analysed (``function sort_list``, ``config retention``).
+        requirements: the requirement IDs involved (for a conflict: the minimal core, in source order).
+        message: one line for people.
+        details: further lines (the prose of each requirement in a core, the model, ...).
+        witness: a concrete call or assignment (``sort_list([3, 1]) -> []``), when there is one.
+        elapsed_s: solver wall-clock seconds.
     """
 
     code: str
     kind: str
-    requirement_ids: tuple[str, ...]
+    severity: str
+    scope: str
+    requirements: tuple[str, ...]
     message: str
-    detail: str = ""
-    severity: str = ""
+    details: tuple[str, ...] = ()
+    witness: str | None = None
+    elapsed_s: float = 0.0
+
+    @property
+    def requirement_ids(self) -> tuple[str, ...]:
+        """The requirements involved (the same as :attr:`requirements`)."""
+        return self.requirements
+
+    @property
+    def detail(self) -> str:
+        """:attr:`details` as lines, then ``witness: ...`` when there is a witness; may be empty."""
+        text = "\n".join(self.details)
+        if self.witness:
+            text = f"{text}\nwitness: {self.witness}"
+        return text.strip()
 
     @property
     def level(self) -> str:

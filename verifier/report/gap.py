@@ -8,7 +8,7 @@ findings (e.g. the Z3 analysis) and formalization coverage. Every flag and exit 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING
 
 from evalgap.specs_lang import ast as A
 from evalgap.verifier.errors import UsageError
@@ -16,6 +16,9 @@ from evalgap.verifier.findings import RequirementResult, SpecFinding, Verdict
 from evalgap.verifier.analysis.smells import find_smells
 from evalgap.verifier.project.tests_map import TestSuiteResult, tests_for
 from evalgap.verifier.report.traceability import requirement_functions, target_definitions
+
+if TYPE_CHECKING:
+    from evalgap.verifier.analysis.spec_findings import AnalysisReport
 
 __all__ = ["GapReport", "build_report", "exit_code", "requirement_flags", "parse_fail_on", "SCHEMA_VERSION",
            "EXIT_OK", "EXIT_REFUTED", "EXIT_USAGE", "EXIT_UNKNOWN", "FLAGS", "FAIL_ON_CHOICES",
@@ -73,6 +76,7 @@ class GapReport:
         function_lines: target function qualified name -> 1-based line of its ``def`` in ``target_file``.
         spec_findings: findings about the spec itself (conflicts, vacuity, weak-spec witnesses, ...).
         tests: the project's test run when ``--tests`` was given.
+        analysis: the Z3 analysis report the ``spec_findings`` come from (its timing and scopes), or None.
     """
 
     spec_name: str
@@ -88,7 +92,7 @@ class GapReport:
     function_lines: dict[str, int] = field(default_factory=dict)
     spec_findings: tuple[SpecFinding, ...] = ()
     tests: TestSuiteResult | None = None
-    analysis: Any = None  # an evalgap.verifier.analysis.spec_findings.AnalysisReport (Z3 findings about the spec)
+    analysis: AnalysisReport | None = None
 
     def summary(self) -> dict[str, int]:
         """Counts: requirements, formalized, preconditions, and one per verdict word."""
@@ -210,35 +214,10 @@ def split_location(location: str) -> tuple[str, int, int]:
     return location, 0, 0
 
 
-def spec_findings_from(analysis: object) -> tuple[SpecFinding, ...]:
-    """Convert another module's findings about the spec into :class:`SpecFinding` records (duck-typed).
-
-    Args:
-        analysis: an object with a ``findings`` sequence (e.g. the Z3 analysis report), or such a sequence.
-            Each item needs ``code``, ``kind``, ``message`` and either ``requirement_ids`` or
-            ``requirements``; ``detail`` or ``details`` (lines), ``witness`` and ``severity`` are used when
-            present.
-
-    Returns:
-        The findings in their order; ``()`` for None.
-    """
-    if analysis is None:
-        return ()
-    items: Any = getattr(analysis, "findings", analysis)
-    out = []
-    for f in items:
-        ids: Any = getattr(f, "requirement_ids", None)
-        if ids is None:
-            ids = getattr(f, "requirements", None) or ()
-        detail = getattr(f, "detail", None)
-        if detail is None:
-            detail = "\n".join(str(d) for d in getattr(f, "details", ()) or ())
-        witness = getattr(f, "witness", None)
-        if witness:
-            detail = f"{detail}\nwitness: {witness}".strip()
-        out.append(SpecFinding(str(f.code), str(f.kind), tuple(str(i) for i in ids), str(f.message), str(detail),
-                               str(getattr(f, "severity", "") or "")))
-    return tuple(out)
+def spec_findings_from(analysis: AnalysisReport | None) -> tuple[SpecFinding, ...]:
+    """The findings of the Z3 analysis report ``analysis`` (the same records: one findings model), ``()`` for
+    None."""
+    return () if analysis is None else tuple(analysis.findings)
 
 
 def parse_fail_on(text: str) -> tuple[str, ...]:
@@ -268,7 +247,7 @@ def exit_code(report: GapReport, fail_on: tuple[str, ...] = DEFAULT_FAIL_ON) -> 
         ("refuted" in fail_on and (Verdict.REFUTED in verdicts
                                    or any(f.level == "error" for f in report.spec_findings)
                                    or (report.analysis is not None
-                                       and any(f.severity == "error" for f in report.analysis.findings))))
+                                       and any(f.level == "error" for f in report.analysis.findings))))
         or ("bounded" in fail_on and Verdict.NO_COUNTEREXAMPLE in verdicts)
         or ("not-formalized" in fail_on and Verdict.NOT_FORMALIZED in verdicts)
         or ("smell" in fail_on and any(r.smells for r in report.requirements))
