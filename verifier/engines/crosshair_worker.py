@@ -34,6 +34,34 @@ def _write(fh: IO[str], data: dict[str, Any]) -> None:
     fh.close()
 
 
+def _only_the_harness_has_contracts(check_fn: Any) -> None:
+    """Make CrossHair see contracts on ``check_fn`` (the harness function under analysis) and nowhere else.
+
+    The target's own contracts (icontract, deal or PEP 316 conditions an agent wrote) must never stand in for
+    running its code. CrossHair enforces the conditions of every contracted function the analysis calls and
+    *discards* a path on which a callee's postcondition fails ("it will be surfaced in the callee"), and it may
+    short-circuit a contracted callee by assuming its postconditions. A target that states the spec's
+    postcondition as its own would so prune exactly the violating paths and read as proven. With this, a
+    contracted target is executed like any other code. Identity, not names, decides (a target can forge
+    ``__module__`` or ``__qualname__``).
+    """
+    from crosshair import core as ch_core
+    from crosshair.condition_parser import ClassConditions, CompositeConditionParser
+
+    original = CompositeConditionParser.get_fn_conditions
+
+    def get_fn_conditions(self: Any, fn: Any) -> Any:
+        return original(self, fn) if getattr(fn, "descriptor", None) is check_fn else None
+
+    def get_class_conditions(self: Any, cls: type) -> Any:
+        return ClassConditions([], {})
+
+    CompositeConditionParser.get_fn_conditions = get_fn_conditions  # type: ignore[method-assign]
+    CompositeConditionParser.get_class_conditions = get_class_conditions  # type: ignore[method-assign]
+    ch_core.ShortCircuitingContext.make_interceptor = (  # type: ignore[method-assign]
+        lambda self, original: original)
+
+
 def main(argv: list[str]) -> int:
     req = json.loads(open(argv[0], encoding="utf-8").read())
     out = open(argv[1], "w", encoding="utf-8")
@@ -57,6 +85,7 @@ def main(argv: list[str]) -> int:
                      "traceback": traceback.format_exc()[-3000:]})
         return 0
 
+    _only_the_harness_has_contracts(fn)
     captured: list[tuple[str, str]] = []
     original = condition_parser.Conditions.format_counterexample
 
