@@ -199,9 +199,12 @@ def check(spec: SpecInput, target: TargetInput = None, *, settings: Settings | N
         loaded, case = spec, None
         spec_path = Path(loaded.files[0])
         opts = settings or globals()["settings"](spec_path.parent)
-        resolved = target if isinstance(target, Target) else None
-        if resolved is None and target is not None:
+        if isinstance(target, Target):
+            resolved = target
+        elif target is not None:
             resolved = resolve_target(os.fspath(target), Path.cwd())
+        else:
+            resolved = None
     parsed = loaded.spec
     if resolved is None:
         if parsed.target is None:
