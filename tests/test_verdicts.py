@@ -14,7 +14,7 @@ from egtest import run_cli
 def _check(tmp_path: Path, code: str, spec: str, *extra: str) -> tuple[int, dict[str, Any]]:
     (tmp_path / "target_mod.py").write_text(textwrap.dedent(code), encoding="utf-8")
     (tmp_path / "s.req").write_text("spec s\n  target: target_mod.py\n" + textwrap.dedent(spec), encoding="utf-8")
-    res = run_cli("check", str(tmp_path / "s.req"), "--format", "json", "--budget", "2", "-j", "2", *extra)
+    res = run_cli("check", str(tmp_path / "s.req"), "--format", "json", "--budget", "2", "-j", "2", "-q", *extra)
     assert res.stderr == "" or res.exit_code == 2, res.stderr
     return res.exit_code, res.json()
 

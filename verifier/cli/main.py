@@ -68,8 +68,13 @@ def cli() -> None:
 def main() -> None:
     """Console-script entry point (also ``python -m evalgap``)."""
     try:
-        cli.main(prog_name="evalgap", standalone_mode=True)
-    except KeyboardInterrupt:  # pragma: no cover - interactive
+        cli.main(prog_name="evalgap", standalone_mode=False)
+    except click.exceptions.Exit as exc:  # --help, --version
+        sys.exit(exc.exit_code)
+    except click.ClickException as exc:  # a bad option or argument: click's message, exit 2
+        exc.show()
+        sys.exit(2)
+    except (KeyboardInterrupt, click.exceptions.Abort):  # Ctrl-C: 130 as shells expect, never 1 ("refuted")
         click.echo("interrupted", err=True)
         sys.exit(130)
     except Exception as exc:  # noqa: BLE001 - never show a user a traceback
