@@ -89,6 +89,8 @@ def _cached_run(engine: str, req: A.Requirement, owner: object, ob: Obligation, 
         if hit is not None:
             return replace(hit, cached=True)
     v = _run_engine(engine, req, owner, ob, harness, hdir, target, source, opts, spec)
+    if ob.bounds and v.verdict in (Verdict.VERIFIED, Verdict.NO_COUNTEREXAMPLE):
+        v = replace(v, bounds=tuple(dict.fromkeys((*v.bounds, *ob.bounds))))  # the harness's own limits
     if v.verdict is Verdict.REFUTED and v.reproducer is None:
         v = replace(v, reproducer=reproducer_snippet(ob, harness, target, v))
     if cache is not None and key is not None and cacheable(v):
