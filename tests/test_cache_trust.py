@@ -133,7 +133,7 @@ def test_classify_records(tmp_path: Path) -> None:
     assert outside.unenumerable == "read a file outside the project: /proc/1/environ"
     assert "clock" in str(classify([("hypothesis", _record(clock=["target.datetime"]))], [str(proj)], covered)
                           .unenumerable)
-    assert "computed name" in str(classify([("crosshair", _record(dynamic=["target.py loaded x"]))], [str(proj)],
+    assert "at run time" in str(classify([("crosshair", _record(dynamic=["target.py loaded x"]))], [str(proj)],
                                            covered).unenumerable)
     assert classify([("crosshair", rec), ("replay", None)], [str(proj)], covered).unenumerable
     assert classify([], [str(proj)], covered).unenumerable
@@ -206,10 +206,12 @@ def test_no_worker_module_touches_the_cache() -> None:
 
     root = Path(pkg.__file__).parent
     sources = [*(root / "sandbox").glob("*.py")]
+    import importlib.util
+
     for w in WORKERS.values():
-        rel = Path(*w.module.split(".")[2:]).with_suffix(".py")  # evalgap.verifier.X.Y -> X/Y.py
-        assert (root / rel).is_file(), w.module
-        sources.append(root / rel)
+        spec = importlib.util.find_spec(w.module)  # found, not imported
+        assert spec is not None and spec.origin, w.module
+        sources.append(Path(spec.origin))
     assert len(sources) > 8
     import ast
 
@@ -218,3 +220,23 @@ def test_no_worker_module_touches_the_cache() -> None:
         names = [a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names]
         names += [f"{n.module}.{a.name}" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) for a in n.names]
         assert not [n for n in names if "verifier.cache" in n or n.endswith(".cache")], (path, names)
+
+
+_UNENUMERABLE = {
+    "clock": "import datetime\n\n\ndef inc(x: int) -> int:\n    return x + 1 if datetime.date.today().year > 1 else x\n",
+    "listing": ("from pathlib import Path\n\n\ndef inc(x: int) -> int:\n"
+                "    return x + 1 + 0 * len(list(Path(__file__).parent.iterdir()))\n"),
+    "import_module": ("import importlib\n\n\ndef inc(x: int) -> int:\n"
+                      "    return importlib.import_module('step' + 'per').step(x)\n"),
+}
+
+
+@pytest.mark.parametrize("what", sorted(_UNENUMERABLE))
+def test_a_run_whose_inputs_cannot_be_enumerated_is_not_cached(tmp_path: Path, what: str) -> None:
+    spec = write_case(tmp_path, _UNENUMERABLE[what], _DATA_SPEC)
+    (tmp_path / "stepper.py").write_text("def step(x: int) -> int:\n    return x + 1\n")
+    opts = dict(budget_s=2.0, jobs=1, engines=("hypothesis",), cache=True, cache_dir=tmp_path / "cache",
+                hypothesis_examples=10)
+    assert run_check(spec, **opts)[0].verdict is Verdict.NO_COUNTEREXAMPLE
+    again = run_check(spec, **opts)[0]
+    assert again.verdict is Verdict.NO_COUNTEREXAMPLE and not again.verdicts[0].cached

@@ -50,7 +50,7 @@ def main(argv: list[str]) -> int:
 
     if req.get("guard", True):
         guard.install(os.getcwd())
-    record.start(req["paths"][1:], [os.path.dirname(os.getcwd()), req["paths"][0]])
+    record.start(req["paths"][1:], [os.path.dirname(os.getcwd()), *req["paths"][:1]])  # target; scratch, harness
     try:
         harness = importlib.import_module(req["harness"])
         fn = getattr(harness, req["function"])

@@ -12,7 +12,7 @@ Worker side: an audit hook (:func:`sys.addaudithook`) on ``open`` events (``open
 source and bytecode file an import reads), with a look at the calling frames when a module is loaded to
 tell a static ``import`` from ``importlib.import_module``/``__import__``/a loader called by target code; at
 the end, the modules new in ``sys.modules`` and any clock function or module bound in a project module's
-globals. The record lives in the hook's closure (not a module attribute); a target that defeats it from
+globals; ``os.listdir``/``os.scandir``/``glob`` called from target code count as unenumerable too. The record lives in the hook's closure (not a module attribute); a target that defeats it from
 inside the process is the result channel's concern (the tamper check), not this module's.
 
 Parent side (:func:`collecting`, :func:`note`, :func:`classify`): the runner notes each worker's record in
@@ -38,6 +38,8 @@ __all__ = ["start", "collect", "RunInputs", "classify", "collecting", "note", "C
 CLOCK_MODULES = frozenset({"time", "datetime", "calendar", "zoneinfo"})
 #: More recorded files than this and the record is "too many inputs" (not enumerated).
 MAX_ENTRIES = 2000
+#: Audit events of a folder listing: target code that lists a folder reads an input no file hash covers.
+_LISTING = frozenset({"os.listdir", "os.scandir", "glob.glob"})
 
 _COLLECT: list[Callable[[], dict[str, Any]]] = []
 
@@ -82,7 +84,28 @@ def start(project: Sequence[str], scratch: Sequence[str]) -> None:
             op = ""
         return None if op in ("IMPORT_NAME", "IMPORT_FROM") else code.co_filename
 
+    def target_frame() -> str | None:
+        """The project file on the stack (target code listing a folder, also through pathlib), or None;
+        None too when the import system is listing (its finders read every folder of the search path)."""
+        f: types.FrameType | None = sys._getframe(2)
+        found = None
+        for _ in range(64):
+            if f is None:
+                break
+            name = f.f_code.co_filename
+            if name.startswith("<frozen importlib"):
+                return None
+            if found is None and _under(os.path.abspath(name), project_roots):
+                found = name
+            f = f.f_back
+        return found
+
     def hook(event: str, args: tuple[Any, ...]) -> None:
+        if event in _LISTING:
+            lister = target_frame()
+            if lister is not None:
+                dynamic[f"{os.path.basename(lister)} lists a folder ({event})"] = None
+            return
         if event != "open" or len(opened) > MAX_ENTRIES:
             return
         try:
@@ -244,7 +267,7 @@ def classify(records: Sequence[tuple[str, Any]], project: Sequence[str], covered
         for what in ("dynamic", "clock"):
             items = rec.get(what) or []
             if items:
-                why = "reads the clock" if what == "clock" else "loads a module with a computed name"
+                why = "reads the clock" if what == "clock" else "loads a module or lists a folder at run time"
                 return RunInputs(unenumerable=f"{why}: {items[0]}")
         mods = rec.get("modules") or {}
         paths = [*(rec.get("opened") or []), *(mods.values() if isinstance(mods, dict) else [])]
