@@ -185,7 +185,7 @@ requirement E-1 "Examples."
 requirement I-1 "It is pleasant to use."
   informal vague "no measurable criterion"
 """)
-    assert rep["schema_version"] == "1.1"
+    assert rep["schema_version"] == "1.2"
     assert set(rep) >= {"schema_version", "spec", "target", "summary", "requirements"}
     assert rep["spec"]["name"] == "s"
     for r in rep["requirements"]:

@@ -57,6 +57,8 @@ class Obligation:
             verdict: precondition requirement IDs, ``assume`` IDs and narrowed parameters
             (``n: int in 0..1000``).
         reason: for ``unsupported``, why (the construct), for ``informal``, the category and reason.
+        bounds: limits of the harness itself that a passing verdict holds only within (a class
+            invariant's call-sequence length); the report lists them as the verdict's ``bounds``.
     """
 
     req_id: str
@@ -68,6 +70,7 @@ class Obligation:
     preconditions: tuple[str, ...] = ()
     reason: str = ""
     check_spans: tuple[A.Span, ...] = ()
+    bounds: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 __all__ = ["Verdict", "Budget", "EngineVerdict", "RequirementResult", "worst", "UNKNOWN_REASONS", "SpecFinding",
-           "Smell", "TestEvidence"]
+           "Smell", "TestEvidence", "domain_bounds"]
 
 
 class Verdict(str, Enum):
@@ -39,6 +39,13 @@ UNKNOWN_REASONS = (
     "nondeterminism", "not reproduced", "precondition violated by counterexample", "crash", "engine error",
     "memory limit", "blocked side effect", "too much filtering",
 )
+
+
+def domain_bounds(narrowed_by: tuple[str, ...]) -> list[str]:
+    """The entries of a requirement's ``narrowed_by`` that bound its domain: the narrowed parameter types
+    (``name: type ...``, as :func:`evalgap.specs_lang.lower.narrowing_text` writes them), not the IDs of
+    assumptions and precondition requirements (which are logical preconditions, not bounds)."""
+    return [n for n in narrowed_by if ": " in n]
 
 
 def worst(verdicts: list[Verdict]) -> Verdict | None:
@@ -110,6 +117,10 @@ class EngineVerdict:
             target (see :mod:`evalgap.verifier.report.emit_tests`).
         cached: True when this verdict was answered from the result cache (``elapsed_s`` is then the
             original run's).
+        bounds: what made this verdict bounded beyond the spec's own domain: limits of the harness or the
+            engine (``"call sequence: at most 3 method calls after construction"`` for a class invariant;
+            collection sizes, numeric ranges, string alphabets). A ``verified`` with bounds is a bounded
+            proof (the ``bounded-proof`` flag); it holds only within them. See docs/verdicts.md.
     """
 
     engine: str
@@ -122,6 +133,7 @@ class EngineVerdict:
     reproducer: str | None = None
     cached: bool = False
     assumptions: tuple[str, ...] = ()
+    bounds: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -173,6 +185,20 @@ class RequirementResult:
         if refuting and others:
             return f"engines disagree: {', '.join(refuting)} refuted; {', '.join(others)}"
         return None
+
+    @property
+    def bounds(self) -> tuple[str, ...]:
+        """What the overall verdict is bounded by, in order, without repeats: the ``bounds`` of the engine
+        verdicts that pass (``verified``, ``no-counterexample``), then the narrowed parameter types among
+        ``narrowed_by`` (``n: int in 0..1000``: a numeric range, size or alphabet the spec or an import
+        put on the domain; assumption and precondition IDs are not bounds). Empty for a refuted,
+        unknown or not-formalized requirement (a counterexample is not weakened by a bound)."""
+        if self.verdict not in (Verdict.VERIFIED, Verdict.NO_COUNTEREXAMPLE):
+            return ()
+        out = [b for v in self.verdicts if v.verdict in (Verdict.VERIFIED, Verdict.NO_COUNTEREXAMPLE)
+               for b in v.bounds]
+        out += domain_bounds(self.narrowed_by)
+        return tuple(dict.fromkeys(out))
 
     @property
     def counterexample(self) -> str | None:

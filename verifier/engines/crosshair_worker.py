@@ -23,13 +23,14 @@ import time
 import traceback
 from typing import IO, Any
 
-from evalgap.verifier.sandbox import guard
+from evalgap.verifier.sandbox import guard, record
 
 
 def _write(fh: IO[str], data: dict[str, Any]) -> None:
     """Write the result through the file opened before the guard was installed (the guard blocks writes
     outside the worker folder; the result file lives beside it)."""
     data["blocked"] = list(guard.BLOCKED)
+    data["inputs"] = record.collect()
     json.dump(data, fh)
     fh.close()
 
@@ -77,6 +78,7 @@ def main(argv: list[str]) -> int:
 
     if req.get("guard", True):
         guard.install(os.getcwd())
+    record.start(req["paths"][1:], [os.path.dirname(os.getcwd()), *req["paths"][:1]])  # target; scratch, harness
     try:
         harness = importlib.import_module(req["harness"])
         fn = getattr(harness, req["function"])

@@ -32,11 +32,12 @@ import sys
 import traceback
 from typing import IO, Any
 
-from evalgap.verifier.sandbox import guard
+from evalgap.verifier.sandbox import guard, record
 
 
 def _write(fh: IO[str], data: dict[str, Any]) -> None:
     data["blocked"] = list(guard.BLOCKED)
+    data["inputs"] = record.collect()
     json.dump(data, fh)
     fh.close()
 
@@ -144,6 +145,7 @@ def main(argv: list[str]) -> int:
         return 0
     if req.get("guard", True):
         guard.install(os.getcwd())
+    record.start(req["paths"][1:], [os.path.dirname(os.getcwd()), *req["paths"][:1]])  # target; scratch, harness
     try:
         harness = importlib.import_module(req["harness"])
         fn = getattr(harness, req["function"])

@@ -15,7 +15,8 @@ from typing import Any, Callable
 
 from evalgap.specs_lang import ast as A
 from evalgap.translators.to_icontract import Harness, Obligation, build_harness
-from evalgap.verifier.cache import ResultCache, cacheable, default_cache_dir, entry_key, names_in, target_fingerprint
+from evalgap.verifier.cache import (ResultCache, cacheable, default_cache_dir, entry_key, names_in, static_files,
+                                    target_fingerprint)
 from evalgap.verifier.engines import registry
 from evalgap.verifier.engines.common import (CPU_LIMIT_MARGIN_S, ReplayResult, formal_text, replay,
                                              span_text)
@@ -24,6 +25,7 @@ from evalgap.verifier.findings import EngineVerdict, RequirementResult, Verdict,
 from evalgap.verifier.options import Settings
 from evalgap.verifier.project.targets import Target
 from evalgap.verifier.report.emit_tests import reproducer_snippet
+from evalgap.verifier.sandbox import record
 from evalgap.verifier.sandbox.runner import prestart
 
 __all__ = ["check_spec", "replay", "ReplayResult", "formal_text", "span_text", "overall", "warm_up",
@@ -88,11 +90,15 @@ def _cached_run(engine: str, req: A.Requirement, owner: object, ob: Obligation, 
         hit = cache.get(key) if key is not None else None
         if hit is not None:
             return replace(hit, cached=True)
-    v = _run_engine(engine, req, owner, ob, harness, hdir, target, source, opts, spec)
+    with record.collecting() as seen:  # every worker's run-time record of what the target read
+        v = _run_engine(engine, req, owner, ob, harness, hdir, target, source, opts, spec)
+    if ob.bounds and v.verdict in (Verdict.VERIFIED, Verdict.NO_COUNTEREXAMPLE):
+        v = replace(v, bounds=tuple(dict.fromkeys((*v.bounds, *ob.bounds))))  # the harness's own limits
     if v.verdict is Verdict.REFUTED and v.reproducer is None:
         v = replace(v, reproducer=reproducer_snippet(ob, harness, target, v))
     if cache is not None and key is not None and cacheable(v):
-        cache.put(key, v)
+        inputs = record.classify(seen, target.paths, static_files(target.module, target.paths), [str(hdir)])
+        cache.put(key, v, inputs)  # not stored when the inputs cannot be enumerated
     return v
 
 

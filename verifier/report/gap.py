@@ -22,9 +22,9 @@ if TYPE_CHECKING:
 
 __all__ = ["GapReport", "build_report", "exit_code", "requirement_flags", "parse_fail_on", "SCHEMA_VERSION",
            "EXIT_OK", "EXIT_REFUTED", "EXIT_USAGE", "EXIT_UNKNOWN", "FLAGS", "FAIL_ON_CHOICES",
-           "DEFAULT_FAIL_ON", "REPORT_CODES", "split_location", "spec_findings_from"]
+           "DEFAULT_FAIL_ON", "REPORT_CODES", "bounded", "verdict_label", "split_location", "spec_findings_from"]
 
-SCHEMA_VERSION = "1.1"
+SCHEMA_VERSION = "1.2"
 
 #: Exit codes, the same for every command (docs/verdicts.md). Precedence when several apply: 2, 1, 3.
 EXIT_OK, EXIT_REFUTED, EXIT_USAGE, EXIT_UNKNOWN = 0, 1, 2, 3
@@ -37,6 +37,8 @@ FLAGS: dict[str, str] = {
                    "formalized, or every formal check unknown)",
     "example-only": "only concrete examples are formalized: a test, not a property",
     "bounded-only": "no counterexample within the budget, but no proof either",
+    "bounded-proof": "verified only within the listed bounds (a class invariant's call-sequence length, "
+                     "collection sizes, numeric ranges, string alphabets): a proof of the bounded claim",
     "not-formalized": "the requirement has no formal clause (see its category and reason)",
     "engines-disagree": "one engine refuted what another verified or found no counterexample for",
     "narrowed-domain": "the verdict holds only under the listed assumptions (preconditions, ranges, "
@@ -47,6 +49,7 @@ FLAGS: dict[str, str] = {
 REPORT_CODES: dict[str, str] = {
     "EG501": "requirement refuted: a counterexample, replayed concretely",
     "EG502": "requirement unknown: no verdict could be reached (the reason says why)",
+    "EG503": "requirement verified only within bounds (a bounded proof: the bounds are listed)",
 }
 
 #: What ``--fail-on`` accepts; exit 1 for all but ``unknown`` (exit 3).
@@ -149,7 +152,7 @@ class GapReport:
 def requirement_flags(r: RequirementResult) -> tuple[str, ...]:
     """The evaluation-gap flags of one requirement (see :data:`FLAGS`), in :data:`FLAGS` order.
 
-    Reads ``verdict``, ``verdicts``, ``formalization``, ``tests`` and ``narrowed_by``/``assumptions``;
+    Reads ``verdict``, ``verdicts``, ``formalization``, ``tests``, ``bounds`` and ``narrowed_by``/``assumptions``;
     a precondition requirement gets no flag (it is not checked against the code; it *is* a narrowing).
     """
     if r.role == "precondition":
@@ -165,6 +168,8 @@ def requirement_flags(r: RequirementResult) -> tuple[str, ...]:
         flags.add("example-only")
     if r.verdict is Verdict.NO_COUNTEREXAMPLE:
         flags.add("bounded-only")
+    if r.verdict is Verdict.VERIFIED and r.bounds:
+        flags.add("bounded-proof")
     if r.verdict is Verdict.NOT_FORMALIZED:
         flags.add("not-formalized")
     if Verdict.REFUTED in engines and engines & {Verdict.VERIFIED, Verdict.NO_COUNTEREXAMPLE}:
@@ -220,6 +225,23 @@ def spec_findings_from(analysis: AnalysisReport | None) -> tuple[SpecFinding, ..
     return () if analysis is None else tuple(analysis.findings)
 
 
+def bounded(r: RequirementResult) -> bool:
+    """Whether ``--fail-on bounded`` counts ``r``: its overall verdict is ``no-counterexample`` (the
+    ``bounded-only`` flag) or a ``verified`` that holds only within its bounds (``bounded-proof``)."""
+    return r.verdict is Verdict.NO_COUNTEREXAMPLE or (r.verdict is Verdict.VERIFIED and bool(r.bounds))
+
+
+def verdict_label(r: RequirementResult) -> str:
+    """The overall verdict word with its bounds, as every renderer prints it: ``verified within bounds:
+    call sequence: at most 3 method calls ...`` for a bounded proof, ``no-counterexample within bounds:
+    ...`` likewise, else the bare word (``precondition`` for a precondition requirement)."""
+    if r.verdict is None:
+        return "precondition"
+    if r.bounds:
+        return f"{r.verdict.value} within bounds: {'; '.join(r.bounds)}"
+    return r.verdict.value
+
+
 def parse_fail_on(text: str) -> tuple[str, ...]:
     """``"refuted,smell"`` -> ``("refuted", "smell")``.
 
@@ -238,7 +260,8 @@ def exit_code(report: GapReport, fail_on: tuple[str, ...] = DEFAULT_FAIL_ON) -> 
     """The exit code of ``check`` (usage and spec errors exit 2 before a report exists).
 
     1 when something listed in ``fail_on`` other than ``unknown`` occurs: ``refuted`` (a refuted
-    requirement or a spec finding of level ``error``: conflict, unrealizable contract, config violation), ``bounded`` (a no-counterexample verdict),
+    requirement or a spec finding of level ``error``: conflict, unrealizable contract, config violation),
+    ``bounded`` (a no-counterexample verdict, or a ``verified`` with bounds: see :func:`bounded`),
     ``not-formalized``, ``smell`` (any requirement smell); else 3 when ``unknown`` is listed and a verdict
     is unknown; else 0. With the default ``refuted,unknown``: 1 refuted, 3 only unknowns, 0 otherwise.
     """
@@ -248,7 +271,7 @@ def exit_code(report: GapReport, fail_on: tuple[str, ...] = DEFAULT_FAIL_ON) -> 
                                    or any(f.level == "error" for f in report.spec_findings)
                                    or (report.analysis is not None
                                        and any(f.level == "error" for f in report.analysis.findings))))
-        or ("bounded" in fail_on and Verdict.NO_COUNTEREXAMPLE in verdicts)
+        or ("bounded" in fail_on and any(bounded(r) for r in report.requirements))
         or ("not-formalized" in fail_on and Verdict.NOT_FORMALIZED in verdicts)
         or ("smell" in fail_on and any(r.smells for r in report.requirements))
     )

@@ -44,6 +44,8 @@ def _evidence(r: RequirementResult) -> Text:
         parts.append(v.reason + (" (cached)" if v.cached else ""))
     if r.disagreement:
         parts.append(f"\n{r.disagreement}", style="bold")
+    if r.bounds:
+        parts.append(f"\nbounded by: {'; '.join(r.bounds)}", style="bold")
     if r.narrowed_by:
         parts.append(f"\nassuming {', '.join(r.narrowed_by)}", style="dim")
     if r.tests:
@@ -82,6 +84,8 @@ def summary_line(report: GapReport) -> str:
     if s["preconditions"]:
         line += f", {s['preconditions']} precondition(s)"
     flags = report.flag_counts()
+    if flags["bounded-proof"]:
+        line += f"; {flags['bounded-proof']} verified only within bounds (bounded-proof)"
     if flags["tests-pass-but-refuted"]:
         line += f"; {flags['tests-pass-but-refuted']} refuted although their tests pass"
     smells = sum(report.smell_counts().values())
@@ -181,6 +185,8 @@ def _render_table(report: GapReport, console: Console) -> None:
         form = r.formalization if r.formalization != "informal" else f"no ({r.category})"
         verdict = Text(r.verdict.value, style=_STYLE[r.verdict]) if r.verdict else Text("precondition",
                                                                                           style="cyan")
+        if r.bounds:  # the word stays; its bounds are beside it and listed in the evidence
+            verdict.append("\n(bounded)", style="yellow")
         row: list[str | Text] = [r.id, r.prose, form, verdict, Text("\n".join(r.flags), style="yellow"),
                                  _evidence(r)]
         if report.expected:

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from evalgap.verifier.sandbox import forkserver, workers
+from evalgap.verifier.sandbox import forkserver, record, workers
 
 __all__ = ["Limits", "WorkerOutcome", "run_worker", "wall_limit", "prestart"]
 
@@ -219,4 +219,5 @@ def run_worker(module: str, request: dict[str, Any], limits: Limits) -> WorkerOu
             status = "memory"
         else:
             status = "crashed"
+        record.note(module, result)  # the worker's run-time record of its inputs, for the result cache
         return WorkerOutcome(result, status, rc, stderr, wall)
