@@ -164,8 +164,11 @@ function ok(n: int) -> int
     assert _req(rep, "C-1")["verdict"] == "unknown"
     reason = _req(rep, "C-1")["verdicts"][0]["reason"]
     assert reason.startswith(("crash", "blocked side effect")) and ("os._exit" in reason or "crash" in reason)
-    assert _req(rep, "C-2")["verdict"] == "verified"
-    assert code == 3
+    assert _req(rep, "C-2")["verdict"] == "verified"  # the finding is in quit_early, which ok() does not reach
+    # `os._exit` in library code is also a gaming finding (EG403, check's gaming scan, issue 18): exit 1
+    assert [(f["code"], f["requirement_ids"]) for f in rep["spec_findings"] if f["kind"] == "gaming"] == [
+        ("EG403", ["C-1"])]
+    assert code == 1
 
 
 def test_missing_target_name_is_a_spec_error_not_a_refutation(tmp_path: Path) -> None:

@@ -37,7 +37,8 @@ _SEVERITY = {Verdict.VERIFIED: 0, Verdict.NO_COUNTEREXAMPLE: 1, Verdict.UNKNOWN:
 UNKNOWN_REASONS = (
     "budget exhausted", "timeout", "vacuous precondition", "spec error", "import error", "unsupported",
     "nondeterminism", "not reproduced", "precondition violated by counterexample", "crash", "engine error",
-    "memory limit", "blocked side effect", "too much filtering",
+    "memory limit", "blocked side effect", "too much filtering", "tampered", "gaming suspected",
+    "depends on the hash seed",
 )
 
 
@@ -69,6 +70,8 @@ class Budget:
         examples: concrete examples run (for examples and replays; for Hypothesis, valid examples).
         rejected: Hypothesis examples rejected by ``assume()`` (preconditions), for the filter rate.
         seed: the Hypothesis seed of a research run (None: derandomized, the seed is fixed by the test).
+        hash_seeds: the ``PYTHONHASHSEED`` of each run the verdict rests on (CrossHair: the first run and,
+            for ``verified``, the second; Hypothesis: its run), chosen at random per process.
     """
 
     seconds: float | None = None
@@ -77,6 +80,10 @@ class Budget:
     examples: int | None = None
     rejected: int | None = None
     seed: int | None = None
+    hash_seeds: tuple[int, ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "hash_seeds", tuple(int(s) for s in self.hash_seeds))
 
     def describe(self) -> str:
         """``"10.0 s budget, 3.2 s used, 14 paths"``-style text."""
@@ -95,6 +102,8 @@ class Budget:
                          "filtered)")
         if self.seed is not None:
             parts.append(f"seed {self.seed}")
+        if self.hash_seeds:
+            parts.append(f"PYTHONHASHSEED {', '.join(map(str, self.hash_seeds))}")
         return ", ".join(parts)
 
 

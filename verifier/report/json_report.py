@@ -26,7 +26,7 @@ def _verdict(v: EngineVerdict) -> dict[str, Any]:
         "verdict": v.verdict.value,
         "reason": v.reason,
         "budget": {"seconds": b.seconds, "used_s": b.used_s, "paths": b.paths, "examples": b.examples,
-                   "rejected": b.rejected, "seed": b.seed},
+                   "rejected": b.rejected, "seed": b.seed, "hash_seeds": list(b.hash_seeds)},
         "counterexample": v.counterexample,
         "arguments": {name: src for name, src in v.args} if v.args else None,
         "assumptions": list(v.assumptions),

@@ -5,7 +5,7 @@ Each call starts ``python -m <module> REQUEST.json RESULT.json`` with:
 * ``RLIMIT_CPU`` (CPU seconds) and ``RLIMIT_AS`` (address space, bytes) set before ``exec``;
 * a wall-clock timeout after which the whole process group is killed;
 * a private temporary working directory (deleted afterwards), no stdin, a scrubbed environment
-  (``PATH``, ``LANG``, ``HOME`` set to the private folder, ``PYTHONHASHSEED=0``).
+  (``PATH``, ``LANG``, ``HOME`` set to the private folder, ``PYTHONHASHSEED`` one of :data:`HASH_SEEDS`).
 
 The process is a fork of a pooled server that has already imported the worker's heavy modules
 (:mod:`evalgap.verifier.sandbox.forkserver`, same limits and isolation), or, when that is off or unavailable, a
@@ -20,6 +20,7 @@ from __future__ import annotations
 import atexit
 import json
 import os
+import random
 import resource
 import shutil
 import signal
@@ -34,7 +35,27 @@ from typing import Any
 
 from evalgap.verifier.sandbox import forkserver, record, workers
 
-__all__ = ["Limits", "WorkerOutcome", "run_worker", "wall_limit", "prestart"]
+__all__ = ["Limits", "WorkerOutcome", "run_worker", "wall_limit", "prestart", "HASH_SEEDS"]
+
+
+def _choose_seeds() -> tuple[int, int, int]:
+    """Three distinct string-hash seeds, random per process (``EVALGAP_HASH_SEEDS=A,B,C`` fixes them)."""
+    given = os.environ.get("EVALGAP_HASH_SEEDS", "")
+    try:
+        a, b, c = (int(x) for x in given.split(","))
+        if len({a, b, c}) == 3 and all(0 <= x < 2**32 for x in (a, b, c)):
+            return a, b, c
+    except ValueError:
+        pass
+    picked = random.SystemRandom().sample(range(1, 2**32), 3)
+    return picked[0], picked[1], picked[2]
+
+
+#: The ``PYTHONHASHSEED`` s of this process's workers: the first for every worker unless
+#: :func:`run_worker` is given another (the engines run Hypothesis and a second CrossHair run under the
+#: others, so that no verdict rests on one string-hash order).
+HASH_SEEDS = _choose_seeds()
+_POOL_SEED = HASH_SEEDS[0]  # the seed of the shared pool's servers (HASH_SEEDS may be replaced in tests)
 
 
 @dataclass(frozen=True)
@@ -83,13 +104,13 @@ def wall_limit(cpu_s: float, slack_s: float = 30.0) -> float:
     return (2 * cpu_s + slack_s) * max(1.0, min(load, 8.0))
 
 
-def _scrubbed_env(home: str) -> dict[str, str]:
+def _scrubbed_env(home: str, hash_seed: int | None = None) -> dict[str, str]:
     env = {
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
         "LANG": "C.UTF-8",
         "HOME": home,
         "TMPDIR": home,
-        "PYTHONHASHSEED": "0",
+        "PYTHONHASHSEED": str(HASH_SEEDS[0] if hash_seed is None else hash_seed),
         "PYTHONDONTWRITEBYTECODE": "1",
         "PYTHONIOENCODING": "utf-8",
     }
@@ -106,10 +127,10 @@ def _limiter(limits: Limits) -> Any:
 
 
 def _run_spawned(module: str, req_path: Path, out_path: Path, work: Path,
-                 limits: Limits) -> tuple[int | None, bool, bytes]:
+                 limits: Limits, hash_seed: int | None = None) -> tuple[int | None, bool, bytes]:
     cmd = [sys.executable, "-X", "utf8", "-m", workers.kind(module).module, str(req_path), str(out_path)]
     proc = subprocess.Popen(
-        cmd, cwd=work, env=_scrubbed_env(str(work)), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+        cmd, cwd=work, env=_scrubbed_env(str(work), hash_seed), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE, start_new_session=True, preexec_fn=_limiter(limits),
     )
     timed_out = False
@@ -134,47 +155,64 @@ _SERVER_HOME: list[str] = []
 _HOME_LOCK = threading.Lock()
 
 
-def _server_env() -> dict[str, str]:
+def _server_env(hash_seed: int | None = None) -> dict[str, str]:
     with _HOME_LOCK:
         if not _SERVER_HOME:
             _SERVER_HOME.append(tempfile.mkdtemp(prefix="evalgap-forkserver-"))
             atexit.register(shutil.rmtree, _SERVER_HOME[0], True)
-    return _scrubbed_env(_SERVER_HOME[0])
+    return _scrubbed_env(_SERVER_HOME[0], hash_seed)
 
 
-def prestart(modules: list[str], count: int) -> None:
-    """Start ``count`` fork servers of each worker kind in background threads, so that their start-up
-    overlaps with each other and with the caller's work (no-op when fork servers are off)."""
+_SEED_POOLS: dict[int, forkserver.ServerPool] = {}
+
+
+def _pool(hash_seed: int | None) -> forkserver.ServerPool:
+    """The fork servers of one hash seed (a forked child keeps its server's seed): the shared pool for the
+    first of :data:`HASH_SEEDS`, one more pool per other seed."""
+    if hash_seed is None or hash_seed == _POOL_SEED:
+        return forkserver.pool()
+    with _HOME_LOCK:
+        if hash_seed not in _SEED_POOLS:
+            _SEED_POOLS[hash_seed] = forkserver.ServerPool()
+            atexit.register(_SEED_POOLS[hash_seed].close)
+        return _SEED_POOLS[hash_seed]
+
+
+def prestart(modules: list[str], count: int, hash_seed: int | None = None) -> None:
+    """Start ``count`` fork servers of each worker kind (under ``hash_seed``, default the first of
+    :data:`HASH_SEEDS`) in background threads, so that their start-up overlaps with each other and with the
+    caller's work (no-op when fork servers are off)."""
     if not forkserver.enabled():
         return
-
+    hash_seed = HASH_SEEDS[0] if hash_seed is None else hash_seed
     for module in modules:
         if forkserver.served(module):
-            for _ in range(max(0, count - forkserver.pool().coming(module))):
-                forkserver.pool().start_background(module, _server_env())
+            for _ in range(max(0, count - _pool(hash_seed).coming(module))):
+                _pool(hash_seed).start_background(module, _server_env(hash_seed))
 
 
 def _run_served(module: str, req_path: Path, out_path: Path, work: Path,
-                limits: Limits) -> tuple[int | None, bool] | None:
+                limits: Limits, hash_seed: int | None = None) -> tuple[int | None, bool] | None:
     """Run the job as a fork of a pooled server of its kind; None when no server can do it."""
     if not forkserver.served(module):
         return None
     try:
-        server = forkserver.pool().acquire(module, _server_env())
+        server = _pool(hash_seed).acquire(module, _server_env(hash_seed))
     except OSError:
         return None
     job = {"kind": module, "request": str(req_path), "result": str(out_path), "cwd": str(work),
-           "stderr": str(work.parent / "stderr.txt"), "env": _scrubbed_env(str(work)), "cpu_s": limits.cpu_s,
+           "stderr": str(work.parent / "stderr.txt"), "env": _scrubbed_env(str(work), hash_seed), "cpu_s": limits.cpu_s,
            "wall_s": limits.wall_s, "memory_bytes": limits.memory_bytes}
     reply = server.run(job)
     if reply is None:
         server.close()
         return None
-    forkserver.pool().release(server)
+    _pool(hash_seed).release(server)
     return int(reply["returncode"]), bool(reply["timed_out"])
 
 
-def run_worker(module: str, request: dict[str, Any], limits: Limits) -> WorkerOutcome:
+def run_worker(module: str, request: dict[str, Any], limits: Limits,
+               hash_seed: int | None = None) -> WorkerOutcome:
     """Run ``python -m module`` on ``request`` in a fresh, limited subprocess.
 
     Args:
@@ -182,10 +220,12 @@ def run_worker(module: str, request: dict[str, Any], limits: Limits) -> WorkerOu
             :mod:`evalgap.verifier.sandbox.workers`).
         request: a JSON-serializable dict handed to the worker.
         limits: CPU, wall-clock and memory limits.
+        hash_seed: the worker's ``PYTHONHASHSEED`` (default: the first of :data:`HASH_SEEDS`).
 
     Returns:
         A :class:`WorkerOutcome`; never raises for anything the worker does.
     """
+    hash_seed = HASH_SEEDS[0] if hash_seed is None else hash_seed
     with tempfile.TemporaryDirectory(prefix="evalgap-worker-") as tmp:
         req_path = Path(tmp) / "request.json"
         out_path = Path(tmp) / "result.json"
@@ -193,13 +233,13 @@ def run_worker(module: str, request: dict[str, Any], limits: Limits) -> WorkerOu
         work.mkdir()
         req_path.write_text(json.dumps(request), encoding="utf-8")
         start = time.monotonic()
-        served = _run_served(module, req_path, out_path, work, limits) if forkserver.enabled() else None
+        served = _run_served(module, req_path, out_path, work, limits, hash_seed) if forkserver.enabled() else None
         if served is not None:
             rc, timed_out = served
             err_path = work.parent / "stderr.txt"
             err = err_path.read_bytes() if err_path.exists() else b""
         else:
-            rc, timed_out, err = _run_spawned(module, req_path, out_path, work, limits)
+            rc, timed_out, err = _run_spawned(module, req_path, out_path, work, limits, hash_seed)
         wall = time.monotonic() - start
         stderr = err.decode("utf-8", "replace")[-4000:]
         result = None
