@@ -192,9 +192,10 @@ def apply_findings(results: Iterable[RequirementResult],
         ev = EngineVerdict("gaming", Verdict.UNKNOWN, f"gaming suspected: {_where(first)}{more}")
         verdict = r.verdict if r.verdict is Verdict.REFUTED else Verdict.UNKNOWN
         out.append(replace(r, verdicts=(*r.verdicts, ev), verdict=verdict))
-    spec_findings = [SpecFinding(f.code, "gaming", tuple(hits[i]), f"gaming suspected: {_where(f)}",
-                                 f.snippet, "error") for i, f in enumerate(scanned.findings) if i in hits]
-    spec_findings += [SpecFinding("EG402", "gaming", tuple(ids), f"at run time, {reason.removeprefix('tampered: ')}",
-                                  "", "error")
+    spec_findings = [SpecFinding(f.code, "gaming", "error", f"code {f.path}", tuple(hits[i]),
+                                 f"gaming suspected: {_where(f)}", (f.snippet,) if f.snippet else ())
+                     for i, f in enumerate(scanned.findings) if i in hits]
+    spec_findings += [SpecFinding("EG402", "gaming", "error", "run time", tuple(ids),
+                                  f"at run time, {reason.removeprefix('tampered: ')}")
                       for reason, ids in tamper.items()]
     return tuple(out), tuple(spec_findings)
