@@ -21,7 +21,7 @@ from typing import Iterable
 from evalgap.verifier.analysis.gaming import GamingFinding, scan_source
 from evalgap.verifier.findings import EngineVerdict, RequirementResult, SpecFinding, Verdict
 
-__all__ = ["ScannedCode", "scan_target", "apply_findings", "MAX_FILES"]
+__all__ = ["ScannedCode", "scan_target", "apply_findings", "apply_entropy", "MAX_FILES"]
 
 #: At most this many project files are scanned (the target and what it imports, breadth first).
 MAX_FILES = 60
@@ -37,12 +37,15 @@ class ScannedCode:
             module level.
         calls: function qualified name -> the names it calls (simple names and attribute names).
         files: the files scanned.
+        entropy: reads of randomness or the clock, as ``(owning function or None, file, line, what)``: a
+            result that depends on them is not a proof (:func:`apply_entropy`).
     """
 
     findings: tuple[GamingFinding, ...]
     owners: tuple[str | None, ...]
     calls: dict[str, frozenset[str]]
     files: tuple[str, ...]
+    entropy: tuple[tuple[str | None, str, int, str], ...] = ()
 
 
 def _imports(tree: ast.Module, here: Path, roots: list[Path]) -> list[Path]:
@@ -113,6 +116,7 @@ def scan_target(file: str | None, paths: Iterable[str]) -> ScannedCode:
     findings: list[GamingFinding] = []
     owners: list[str | None] = []
     calls: dict[str, frozenset[str]] = {}
+    entropy: list[tuple[str | None, str, int, str]] = []
     while todo and len(seen) < MAX_FILES:
         path = todo.pop(0)
         if path in seen or "site-packages" in path.parts:
@@ -127,6 +131,9 @@ def scan_target(file: str | None, paths: Iterable[str]) -> ScannedCode:
         funcs = _functions(tree)
         for qual, _, _, called in funcs:
             calls[qual] = calls.get(qual, frozenset()) | called
+        for line, what in _entropy_reads(tree):
+            inner = [q for q, lo, hi, _ in funcs if lo <= line <= hi]
+            entropy.append((max(inner, key=len) if inner else None, str(path), line, what))
         for f in found:
             if f.silenced or f.code == "EG407":
                 continue
@@ -134,7 +141,84 @@ def scan_target(file: str | None, paths: Iterable[str]) -> ScannedCode:
             findings.append(f)
             owners.append(max(inner, key=len) if inner else None)
         todo += [p for p in _imports(tree, path, roots) if p not in seen]
-    return ScannedCode(tuple(findings), tuple(owners), calls, tuple(str(p) for p in seen))
+    return ScannedCode(tuple(findings), tuple(owners), calls, tuple(str(p) for p in seen), tuple(entropy))
+
+
+#: Module -> its functions that read randomness or the clock (``None``: every function of the module). Code that
+#: calls one gives a different result on another run, so one run's "all paths exhausted" proves nothing.
+_ENTROPY: dict[str, frozenset[str] | None] = {
+    "random": None, "secrets": None, "uuid": frozenset({"uuid1", "uuid4"}),
+    "os": frozenset({"urandom", "getrandom"}),
+    "time": frozenset({"time", "time_ns", "monotonic", "monotonic_ns", "perf_counter", "perf_counter_ns",
+                       "process_time", "localtime", "gmtime", "ctime", "asctime"}),
+    "datetime": frozenset({"now", "today", "utcnow"}), "date": frozenset({"today"}),
+}
+_ENTROPY_KEEP = frozenset({"seed", "Random", "SystemRandom"})  # a seeded generator is a value, not a draw
+
+
+def _entropy_reads(tree: ast.Module) -> list[tuple[int, str]]:
+    """``(line, "random.random()")`` for every call that reads randomness or the clock, through ``import m``,
+    ``import m as x``, ``from m import f`` or ``datetime.datetime.now()``."""
+    alias: dict[str, str] = {}  # local name -> "module" or "module.function"
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                alias[(a.asname or a.name).split(".")[0]] = a.name.split(".")[0] if not a.asname else a.name
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            for a in node.names:
+                alias[a.asname or a.name] = f"{node.module}.{a.name}"
+    out: list[tuple[int, str]] = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        parts: list[str] = []
+        f: ast.expr = node.func
+        while isinstance(f, ast.Attribute):
+            parts.insert(0, f.attr)
+            f = f.value
+        if not isinstance(f, ast.Name) or f.id not in alias:
+            continue
+        dotted = ".".join([*alias[f.id].split("."), *parts])
+        chain = dotted.split(".")
+        func = chain[-1]
+        for mod in chain[:-1][::-1]:
+            names = _ENTROPY.get(mod, frozenset())
+            if (names is None and func not in _ENTROPY_KEEP) or (names and func in names):
+                out.append((node.lineno, f"{dotted}()"))
+                break
+    return out
+
+
+def apply_entropy(results: Iterable[RequirementResult], scanned: ScannedCode,
+                  stubbed: frozenset[str] = frozenset()) -> tuple[RequirementResult, ...]:
+    """A ``verified`` requirement that reaches a read of randomness or the clock becomes ``unknown`` with the
+    read as evidence (design.md section 4: a result that depends on randomness or the clock is never
+    ``verified``); other verdicts are unchanged (a refutation was replayed; no-counterexample claims no proof).
+
+    Args:
+        results: the gap report's requirements (with ``target_functions`` filled).
+        scanned: :func:`scan_target`'s result.
+        stubbed: simple names of the functions the spec replaces by ``stub`` declarations (a stubbed clock
+            returns symbolic readings: its real body never runs in the check).
+    """
+    out: list[RequirementResult] = []
+    calls = {q: c - stubbed for q, c in scanned.calls.items() if q.rsplit(".", 1)[-1] not in stubbed}
+    entropy = [e for e in scanned.entropy if e[0] is None or e[0].rsplit(".", 1)[-1] not in stubbed]
+    for r in results:
+        if r.verdict is not Verdict.VERIFIED or not entropy:
+            out.append(r)
+            continue
+        reach = _reach(r.target_functions, calls) if r.target_functions else None
+        mine = [e for e in entropy if e[0] is None or reach is None or e[0] in reach]
+        if not mine:
+            out.append(r)
+            continue
+        owner, path, line, what = mine[0]
+        ev = EngineVerdict("nondeterminism", Verdict.UNKNOWN, f"nondeterminism: depends on randomness or the clock "
+                           f"({what} at {os.path.basename(path)}:{line}): all paths of one run exhausted, but "
+                           "another run draws other values, so this is not a proof")
+        out.append(replace(r, verdicts=(*r.verdicts, ev), verdict=Verdict.UNKNOWN))
+    return tuple(out)
 
 
 def _reach(start: Iterable[str], calls: dict[str, frozenset[str]]) -> set[str]:

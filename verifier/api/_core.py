@@ -228,20 +228,22 @@ def check(spec: SpecInput, target: TargetInput = None, *, settings: Settings | N
     if analysis_job is not None:
         found = analysis_job()
         report = replace(report, analysis=found, spec_findings=spec_findings_from(found))
-    report = _gaming(report, resolved)
+    report = _gaming(report, resolved, frozenset(s.name.rsplit(".", 1)[-1] for s in parsed.stubs))
     send(CheckFinished(parsed.name, time.monotonic() - started, exit_code(report)))
     return report
 
 
-def _gaming(report: Any, target: Target) -> Any:
+def _gaming(report: Any, target: Target, stubbed: frozenset[str] = frozenset()) -> Any:
     """The gaming scan of the checked code (:mod:`evalgap.verifier.analysis.gaming_check`): requirements a
     finding concerns become ``unknown (gaming suspected: ...)``, and each finding is a spec finding of level
     ``error`` (exit 1)."""
-    from evalgap.verifier.analysis.gaming_check import apply_findings, scan_target
+    from evalgap.verifier.analysis.gaming_check import apply_entropy, apply_findings, scan_target
     from evalgap.verifier.report.gap import requirement_flags
 
-    requirements, found = apply_findings(report.requirements, scan_target(target.file, target.paths))
-    if not found:
+    scanned = scan_target(target.file, target.paths)
+    requirements, found = apply_findings(report.requirements, scanned)
+    requirements = apply_entropy(requirements, scanned, stubbed)
+    if not found and requirements == report.requirements:
         return report
     requirements = tuple(replace(r, flags=requirement_flags(r)) for r in requirements)
     return replace(report, requirements=requirements, spec_findings=(*report.spec_findings, *found))
