@@ -82,9 +82,11 @@ def test_formatting_hover_definition_completion(project: Path) -> None:
     assert on_req is not None and isinstance(on_req.contents, T.MarkupContent)
     assert "**D-1** (formal)" in on_req.contents.value and "Returns twice its argument." in on_req.contents.value
     informal = F.hover(SPEC, path, T.Position(line=8, character=2))
-    assert informal is not None and "informal (exclusion)" in informal.contents.value  # type: ignore[union-attr]
+    assert informal is not None and isinstance(informal.contents, T.MarkupContent)
+    assert "informal (exclusion)" in informal.contents.value
     on_fn = F.hover(SPEC, path, T.Position(line=3, character=11))
-    assert on_fn is not None and "double(n: int) -> int" in on_fn.contents.value  # type: ignore[union-attr]
+    assert on_fn is not None and isinstance(on_fn.contents, T.MarkupContent)
+    assert "double(n: int) -> int" in on_fn.contents.value
 
     [loc] = F.definition(SPEC, path, T.Position(line=3, character=11))
     assert loc.uri == (project / "t.py").resolve().as_uri() and loc.range.start == T.Position(line=3, character=0)
@@ -122,7 +124,7 @@ def test_a_client_session_with_evalgap_lsp(project: Path) -> None:
         client = LanguageClient("evalgap-test", "1")
         published: asyncio.Queue[T.PublishDiagnosticsParams] = asyncio.Queue()
 
-        @client.feature(T.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        @client.feature(T.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)  # type: ignore[untyped-decorator]
         def on_diagnostics(params: T.PublishDiagnosticsParams) -> None:
             published.put_nowait(params)
 
@@ -160,7 +162,7 @@ def test_a_client_session_with_evalgap_lsp(project: Path) -> None:
             await asyncio.wait_for(client.shutdown_async(None), 60)
         finally:
             client.exit(None)  # the server exits on `exit` (even without `shutdown`, after a failure)
-            await asyncio.wait_for(client.stop(), 60)
+            await asyncio.wait_for(client.stop(), 60)  # type: ignore[no-untyped-call]
         return out
 
     out = asyncio.run(session())
@@ -176,3 +178,19 @@ def test_a_client_session_with_evalgap_lsp(project: Path) -> None:
     [lint] = out["linted"].diagnostics  # the target's signature, read in the sandbox, disagrees
     assert lint.code == "EG212" and "the target defines double(n)" in lint.message
     assert (lint.range.start.line, lint.range.start.character) == (3, 16)
+
+
+def test_the_textmate_grammar_compiles_and_marks_requirement_ids() -> None:
+    import json
+    import re
+
+    from egtest import ROOT
+
+    grammar = json.loads((ROOT / "docs" / "editors" / "evalgap-req.tmLanguage.json").read_text(encoding="utf-8"))
+    assert grammar["scopeName"] == "source.evalgap-req" and grammar["fileTypes"] == ["req"]
+    req = next(p for p in grammar["patterns"] if p.get("name") == "meta.requirement.evalgap-req")
+    m = re.match(req["match"], '  requirement KV-1.a "prose"')
+    assert m is not None and m.group(2) == "KV-1.a"
+    for p in grammar["patterns"]:
+        if "match" in p:
+            re.compile(p["match"])

@@ -71,7 +71,7 @@ def test_lint_format_explain_draft_and_errors(tmp_path: Path) -> None:
 
     async def body(client: Client) -> dict[str, Any]:
         out: dict[str, Any] = {}
-        for name, args in {"lint_bad": ("lint_spec", {"spec": "bad.req"}),
+        calls: dict[str, tuple[str, dict[str, Any]]] = {"lint_bad": ("lint_spec", {"spec": "bad.req"}),
                            "lint_ok": ("lint_spec", {"spec": "t.req"}),
                            "fmt": ("format_spec", {"spec": "ugly.req", "write": True}),
                            "fmt_bad": ("format_spec", {"text": SPEC.replace("2 * n", "2 *")}),
@@ -79,8 +79,9 @@ def test_lint_format_explain_draft_and_errors(tmp_path: Path) -> None:
                            "explain_missing": ("explain_requirement", {"spec": "t.req", "requirement": "Z-9"}),
                            "missing": ("check_spec", {"spec": "nope.req"}),
                            "draft": ("draft_spec", {"prose": "# double\n\nIt never fails.\n", "target": "t.py"}),
-                           "budget": ("check_spec", {"spec": "t.req", "budget_s": -1})}.items():
-            out[name] = await client.call_tool(*args)
+                           "budget": ("check_spec", {"spec": "t.req", "budget_s": -1})}
+        for name, (tool, args) in calls.items():
+            out[name] = await client.call_tool(tool, args)
         return out
 
     r = _session(limits, body)

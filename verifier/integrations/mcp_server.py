@@ -112,7 +112,8 @@ def check_report(limits: ServerLimits, spec: str, target: str | None = None, bud
     report = _errors(run)
     if not isinstance(report, GapReport):
         raise ToolError(f"{spec} is a folder of cases: check one case folder or .req file at a time")
-    return to_dict(report)
+    data: dict[str, Any] = to_dict(report)
+    return data
 
 
 def build_server(limits: ServerLimits | None = None) -> MCPServer:
@@ -161,7 +162,8 @@ def build_server(limits: ServerLimits | None = None) -> MCPServer:
                 patch_file.write_text(patch if patch.endswith("\n") else patch + "\n", encoding="utf-8")
             report = _errors(lambda: evalgap.gate(_path(lim, repo), spec, base=base, head=head, patch=patch_file,
                                                   options=opts))
-        return gate_to_dict(report)
+        data: dict[str, Any] = gate_to_dict(report)
+        return data
 
     @server.tool()
     def lint_spec(spec: str, target: str | None = None) -> dict[str, Any]:
