@@ -79,7 +79,8 @@ def test_lint_format_explain_draft_and_errors(tmp_path: Path) -> None:
                            "explain_missing": ("explain_requirement", {"spec": "t.req", "requirement": "Z-9"}),
                            "missing": ("check_spec", {"spec": "nope.req"}),
                            "draft": ("draft_spec", {"prose": "# double\n\nIt never fails.\n", "target": "t.py"}),
-                           "budget": ("check_spec", {"spec": "t.req", "budget_s": -1})}
+                           "budget": ("check_spec", {"spec": "t.req", "budget_s": -1}),
+                           "suite": ("check_spec", {"spec": str(CASES)})}
         for name, (tool, args) in calls.items():
             out[name] = await client.call_tool(tool, args)
         return out
@@ -101,6 +102,7 @@ def test_lint_format_explain_draft_and_errors(tmp_path: Path) -> None:
     draft = r["draft"].structured_content["spec"]
     assert parse(draft).functions[0].name == "double"
     assert r["budget"].is_error and "positive" in r["budget"].content[0].text
+    assert r["suite"].is_error and "folder of cases" in r["suite"].content[0].text  # refused before it runs
 
 
 def test_gate_patch_reports_the_requirement_the_diff_breaks(tmp_path: Path) -> None:

@@ -106,6 +106,8 @@ def check_report(limits: ServerLimits, spec: str, target: str | None = None, bud
     from evalgap.verifier.report.json_report import to_dict
 
     path = _path(limits, spec)
+    if path.is_dir() and not (path / "case.toml").is_file() and not any(path.glob("*.req")):
+        raise ToolError(f"{spec} is a folder of cases: check one case folder or .req file at a time")
 
     def run() -> Any:
         return evalgap.check(path, target, settings=_settings(limits, path, budget_s, engines))
