@@ -121,13 +121,15 @@ def test_a_fresh_project_runs_its_specs_as_tests(project: pytest.Pytester) -> No
 
 def test_evalgap_flag_k_and_a_broken_spec(project: pytest.Pytester) -> None:
     """Without ``specs`` in pyproject, ``--evalgap`` collects .req files; ``-k`` selects one requirement (the
-    check of its file still runs once); a spec that does not parse is a collection error with the caret."""
+    check of its file still runs once); a spec that does not parse is a collection error with the caret.
+    In subprocesses: an in-process pytester run unloads the modules it imported, leaving this process with
+    two copies of evalgap's classes."""
     (project.path / "pyproject.toml").write_text("[tool.pytest.ini_options]\n", encoding="utf-8")
     (project.path / "specs" / "bad.req").write_text('spec bad "x"\nrequirement R-1 "p"\n  ensures (1 +\n',
                                                     encoding="utf-8")
-    plain = project.runpytest_inprocess("specs")
+    plain = project.runpytest_subprocess("specs")
     plain.assert_outcomes()  # no --evalgap, no specs key: .req files are not collected
-    result = project.runpytest_inprocess("--evalgap", "specs", "-k", "H-1", "--evalgap-budget", "2",
+    result = project.runpytest_subprocess("--evalgap", "specs", "-k", "H-1", "--evalgap-budget", "2",
                                          "--evalgap-engines", "crosshair", "--continue-on-collection-errors")
     result.assert_outcomes(passed=1, errors=1)
     out = result.stdout.str()
