@@ -29,7 +29,7 @@ BUILTIN_COMMANDS: dict[str, str] = {
     "analyze": f"{_C}.analyze:analyze", "check-config": f"{_C}.analyze:check_config",
     "gate": f"{_C}.gate:gate", "author": f"{_C}.authoring:author", "export": f"{_C}.authoring:export",
     "schema": f"{_C}.reports:schema", "explain": f"{_C}.reports:explain", "diff": f"{_C}.reports:diff",
-    "cache": f"{_C}.cache:cache",
+    "cache": f"{_C}.cache:cache", "mcp": f"{_C}.mcp:mcp", "lsp": f"{_C}.lsp:lsp",
 }
 
 
