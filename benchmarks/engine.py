@@ -32,6 +32,15 @@ Figures (wall-clock seconds; medians over ``--repeat`` runs):
   CrossHair and Z3 (a big process: forking it costs more), and spawned (a new ``python``, as without fork
   servers); medians of ``--sandbox-jobs`` jobs each, the difference in ms and the ratio.
   ``--sandbox-only`` measures just this;
+* ``second_seed``: the cost of verdict integrity (issue 18) on its own line: ``j1_single_seed_s`` /
+  ``cpu_s.j1_single_seed`` is the in-process j1 run with CrossHair's second run under another
+  ``PYTHONHASHSEED`` switched off (the benchmark replaces the engine's two-run function by one run; the
+  product has no such switch), ``second_seed_wall_pct`` / ``second_seed_cpu_pct`` what the second run adds
+  over it, ``overhead_cpu_no_analysis_single_seed_pct`` the CLI's CPU overhead over ``crosshair check``
+  without that part (the speed issue's ratio); ``tamper_check_ms`` the scaffold's own cost per CrossHair
+  worker run (snapshotting builtins, json, icontract, CrossHair and the check functions, and comparing them
+  after the run; measured in a subprocess with CrossHair imported, median of 200) and ``tamper_check_pct``
+  that cost over the CPU seconds per requirement of the single-seed j1 run;
 * ``overhead_cpu_pct``: CPU seconds (user + system, every process included) of the command over those of
   ``crosshair check``; ``overhead_cpu_no_analysis_pct`` the same for ``--no-analysis`` (the Z3 analysis of
   the spec is work ``crosshair check`` does not do; it runs beside the checks, so it costs CPU, not wall).
@@ -66,7 +75,7 @@ from evalgap.specs_lang import check_structure, parse_file
 from evalgap.verifier.engines import crosshair as C
 from evalgap.verifier.engines import run as E
 from evalgap.verifier.options import Settings
-from evalgap.verifier.sandbox import forkserver
+from evalgap.verifier.sandbox import forkserver, runner
 from evalgap.verifier.findings import Verdict
 from evalgap.verifier.project.targets import resolve_target
 
@@ -104,7 +113,7 @@ def _workload(folder: Path, n: int, bits: int = 6) -> tuple[Path, Path, dict[str
 
 
 _CPU: dict[str, list[float]] = {"crosshair": [], "cli_j1": [], "cli_j1_no_analysis": [], "cached_cli": [],
-                                "j1": [], "j2": []}
+                                "j1": [], "j2": [], "j1_single_seed": []}
 _LOAD: dict[str, list[float]] = {}
 _HEAVY = ("z3", "crosshair", "hypothesis", "icontract", "rich", "jinja2")
 
@@ -186,8 +195,41 @@ def _crosshair_check(contracts: Path, budget: float) -> tuple[float, dict[str, s
     return wall, verdicts
 
 
-def _evalgap(spec_path: Path, budget: float, jobs: int, cache_dir: Path | None) -> tuple[float, float, dict[str, str]]:
-    """Wall seconds of the engine, seconds spent in replay, and the verdict per requirement."""
+def _close_pools() -> None:
+    """Stop every fork server (the shared pool and the other hash seeds' pools), so their CPU is counted."""
+    forkserver.pool().close()
+    for pool in list(runner._SEED_POOLS.values()):
+        pool.close()
+
+
+def _tamper_check_ms() -> float:
+    """Milliseconds the scaffold's snapshot and check cost in a CrossHair worker (median of 200, subprocess)."""
+    code = """
+import json, statistics, sys, tempfile, time, os
+import crosshair, crosshair.core_and_libs, icontract
+from evalgap.verifier.sandbox import channel
+d = tempfile.mkdtemp(); req = os.path.join(d, "r.json"); open(req, "w").write("{}")
+@icontract.ensure(lambda result: result > 0)
+def fn() -> int:
+    return 1
+times = []
+for i in range(200):
+    t = time.perf_counter()
+    ch = channel.Channel([req, os.path.join(d, "o.json")])
+    ch.watch_modules(("crosshair", "icontract"))
+    ch.watch_function("h.fn", fn)
+    ch.send({"x": 1})
+    times.append(time.perf_counter() - t)
+print(1000 * statistics.median(times))
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, check=True)
+    return float(out.stdout.strip())
+
+
+def _evalgap(spec_path: Path, budget: float, jobs: int, cache_dir: Path | None,
+             single_seed: bool = False) -> tuple[float, float, dict[str, str]]:
+    """Wall seconds of the engine, seconds spent in replay, and the verdict per requirement (with
+    ``single_seed``: CrossHair's second run under another hash seed left out)."""
     parsed = parse_file(spec_path)
     source = spec_path.read_text(encoding="utf-8")
     check_structure(parsed, source)
@@ -204,8 +246,11 @@ def _evalgap(spec_path: Path, budget: float, jobs: int, cache_dir: Path | None) 
             with lock:
                 replay_s[0] += time.monotonic() - t
 
-    forkserver.pool().close()  # fresh fork servers: their start-up is part of every run, as in the CLI
+    _close_pools()  # fresh fork servers: their start-up is part of every run, as in the CLI
     C.replay = timed_replay
+    two_runs = C.run_crosshair
+    if single_seed:
+        C.run_crosshair = lambda ob, h, hd, t, o, s: C._one_run(ob, h, hd, t, o, s, runner.HASH_SEEDS[0])
     try:
         opts = Settings(budget_s=budget, jobs=jobs, engines=("crosshair",), cache=cache_dir is not None,
                         cache_dir=cache_dir)
@@ -213,11 +258,12 @@ def _evalgap(spec_path: Path, budget: float, jobs: int, cache_dir: Path | None) 
         start = time.monotonic()
         results = E.check_spec(parsed, source, target, opts)
         wall = time.monotonic() - start
-        forkserver.pool().close()  # reap the servers, so that their CPU time is counted
+        _close_pools()  # reap the servers, so that their CPU time is counted
         if cache_dir is None:
-            _CPU[f"j{jobs}"].append(_self_and_children_cpu() - cpu)
+            _CPU[f"j{jobs}" + ("_single_seed" if single_seed else "")].append(_self_and_children_cpu() - cpu)
     finally:
         C.replay = original
+        C.run_crosshair = two_runs
     return wall, replay_s[0], {r.id: (r.verdict or Verdict.UNKNOWN).value for r in results}
 
 
@@ -297,7 +343,8 @@ def main(argv: list[str] | None = None) -> int:
         folder = Path(tmp)
         spec, contracts, expected = _workload(folder, args.functions, args.bits)
         runs: dict[str, list[float]] = {"crosshair": [], "cli_j1": [], "cli_j1_no_analysis": [], "j1": [],
-                                        "j1_replay": [], "j2": [], "cached": [], "cached_cli": []}
+                                        "j1_replay": [], "j2": [], "cached": [], "cached_cli": [],
+                                        "j1_single_seed": []}
         parity: list[str] = []
         for _ in range(args.repeat):
             cw, cv = _crosshair_check(contracts, args.budget)
@@ -305,6 +352,9 @@ def main(argv: list[str] | None = None) -> int:
             wna, vna = _evalgap_cli(spec, args.budget, 1, analysis=False)
             _load("j1")
             w1, r1, v1 = _evalgap(spec, args.budget, 1, None)
+            _load("j1_single_seed")
+            ws, _, vs = _evalgap(spec, args.budget, 1, None, single_seed=True)
+            runs["j1_single_seed"].append(ws)
             _load("j2")
             w2, _, v2 = _evalgap(spec, args.budget, 2, None)
             cache = folder / f"cache-{len(runs['cached'])}"
@@ -325,13 +375,14 @@ def main(argv: list[str] | None = None) -> int:
             runs["cached"].append(wc)
             mapped = {f"R-{k[1:]}": v for k, v in cv.items()}
             for name, got in (("crosshair check", mapped), ("evalgap CLI -j1", vcli), ("evalgap CLI -j1 --no-analysis", vna),
-                              ("evalgap -j1", v1), ("evalgap -j2", v2), ("evalgap cached", vc),
+                              ("evalgap -j1", v1), ("evalgap -j1 single seed", vs), ("evalgap -j2", v2), ("evalgap cached", vc),
                               ("evalgap CLI cached", vcc)):
                 if got != expected:
                     parity.append(f"{name}: {got} != expected {expected}")
         heavy = _heavy_imports(spec, args.budget, folder / "cache-0")
         sandbox = _sandbox_cost(args.sandbox_jobs)
         parse_s, parse_cpu_s = _parse_seconds(spec)
+        tamper_ms = _tamper_check_ms()
     med = {k: statistics.median(v) for k, v in runs.items()}
     cpu = {k: statistics.median(v) for k, v in _CPU.items() if v}
     figures = {
@@ -354,6 +405,15 @@ def main(argv: list[str] | None = None) -> int:
         "parse_cpu_s": round(parse_cpu_s, 3),
         "cached_cli_heavy_imports": heavy,
         "cpu_s": {k: round(v, 3) for k, v in cpu.items()},
+        "second_seed": {
+            "j1_single_seed_s": round(med["j1_single_seed"], 3),
+            "second_seed_wall_pct": round(100 * (med["j1"] / med["j1_single_seed"] - 1), 1),
+            "second_seed_cpu_pct": round(100 * (cpu["j1"] / cpu["j1_single_seed"] - 1), 1),
+            "overhead_cpu_no_analysis_single_seed_pct": round(
+                100 * ((cpu["cli_j1_no_analysis"] - (cpu["j1"] - cpu["j1_single_seed"])) / cpu["crosshair"] - 1), 1),
+            "tamper_check_ms": round(tamper_ms, 2),
+            "tamper_check_pct": round(100 * tamper_ms / 1000 / (cpu["j1_single_seed"] / max(1, args.functions)), 2),
+        },
         "overhead_cpu_pct": round(100 * (cpu["cli_j1"] / cpu["crosshair"] - 1), 1),
         "overhead_cpu_no_analysis_pct": round(100 * (cpu["cli_j1_no_analysis"] / cpu["crosshair"] - 1), 1),
         "overhead_cpu_excluding_parse_pct": round(100 * ((cpu["cli_j1"] - parse_cpu_s) / cpu["crosshair"] - 1), 1),

@@ -1,18 +1,15 @@
-"""Benchmark: parse + AST building of N requirements (default 10,000) on one core.
+"""Benchmark: parsing (lark LALR + AST build) and checking specs of 100, 1,000 and 10,000 requirements.
 
-Run: ``python benchmarks/parse_speed.py [N] [--lark N_LARK]``. Prints requirements per second of
-:func:`evalgap.specs_lang.parse` (the fast parser) and, for comparison, of the lark path on ``N_LARK``
-requirements (default 1,000; 0 skips it). The quality bar is 10,000 requirements in under 2 CPU seconds.
-CPU time is ``time.process_time`` (one process, one core). The machine's speed is printed as the CPU time
-of a plain Python loop of 10**7 additions (about 0.4 s on an unloaded 2020s laptop core), so figures from a
-loaded machine can be judged. lark's grammar build is excluded (it is cached per process and on disk).
+Run: ``python benchmarks/parse_speed.py [N ...] [--runs R]`` (default sizes 100 1000 10000, best of R=3 runs
+per size). For each size it prints the CPU seconds (``time.process_time``: one process, one core) and wall
+seconds of :func:`evalgap.specs_lang.parse` (text to typed AST with spans) and of parse +
+:func:`evalgap.specs_lang.check.check_spec` without a target (structure, names and types: what
+``evalgap lint SPEC`` does with no ``--target``). The machine's speed is printed first as the CPU time of a
+plain Python loop of 10**7 additions (about 0.4 s on an unloaded 2020s laptop core), so figures from a
+loaded machine can be judged. lark's grammar build is excluded (once per process, and cached on disk).
 
-Measured on the project's shared 2-core AMD EPYC machine (Python 3.11.7, other users' jobs running: load
-average 2.1-2.5), 10 runs: 10,000 requirements in 1.08-1.83 CPU s, median 1.14 (5,500-9,200 requirements/s);
-the calibration loop took 0.39-0.68 s, and the runs above 1.6 s were those where it took 0.64-0.68 s. Five
-runs of the parser before the speed work (commit 842c53f), alternating with five of these, took 1.50-2.20 CPU
-s, median 1.89. The lark path parses about 350 requirements/s, some 25x slower. ``docs/language.md``
-(Parsing) says where the time goes.
+Goal: 1,000 requirements parsed and checked in under 1 CPU s on an idle 2-core machine. Measured figures:
+``docs/language.md`` (Parsing).
 """
 
 from __future__ import annotations
@@ -21,7 +18,8 @@ import sys
 import time
 
 from evalgap.specs_lang import parse
-from evalgap.specs_lang.larkparse import grammar, parse_lark
+from evalgap.specs_lang.check import check_spec
+from evalgap.specs_lang.parser import grammar
 
 BLOCK = '''
 requirement R-{i} "A value written with put is returned unchanged by get ({i})."
@@ -37,43 +35,72 @@ function f{i}(xs: list[int] len 1..50, k: int) -> int
 
 
 def make(n: int) -> str:
-    """Spec text with ``n`` requirements (half scenarios, half function postconditions)."""
+    """Spec text with ``n`` requirements (half scenarios, half function postconditions).
+
+    Args:
+        n: the number of requirements (rounded down to an even number).
+
+    Returns:
+        The ``.req`` text.
+    """
     return 'spec bench "Benchmark"\n  target: bench.py\n' + "".join(BLOCK.format(i=i) for i in range(n // 2))
 
 
 def calibration() -> float:
-    """CPU seconds of a plain Python loop of 10**7 additions (the machine's speed)."""
+    """CPU seconds of a plain Python loop of 10**7 additions (the machine's speed).
+
+    Returns:
+        The CPU seconds.
+    """
     start, total = time.process_time(), 0
     for i in range(10**7):
         total += i
     return time.process_time() - start
 
 
-def measure(fn: object, text: str) -> tuple[int, float, float]:
-    """(requirements, CPU s, wall s) of ``fn(text, "bench.req")``."""
+def measure(text: str, check: bool) -> tuple[int, float, float]:
+    """Parse (and check) ``text`` once.
+
+    Args:
+        text: the spec text.
+        check: also run :func:`check_spec` without a target.
+
+    Returns:
+        (requirements, CPU s, wall s).
+    """
     start, cpu = time.perf_counter(), time.process_time()
-    spec = fn(text, "bench.req")  # type: ignore[operator]
+    spec = parse(text, "bench.req")
+    if check:
+        check_spec(spec, text)
     elapsed, wall = time.process_time() - cpu, time.perf_counter() - start
     return len(spec.all_requirements()), elapsed, wall
 
 
 def main(argv: list[str]) -> int:
-    args = [a for a in argv[1:] if a != "--lark"]
-    n = int(args[0]) if args else 10_000
-    n_lark = int(argv[argv.index("--lark") + 1]) if "--lark" in argv else 1_000
-    if "--lark" in argv:
-        args.remove(str(n_lark))
-        n = int(args[0]) if args else 10_000
-    print(f"machine: a loop of 10**7 additions takes {calibration():.2f} CPU s")
-    text = make(n)
-    count, cpu, wall = measure(parse, text)
-    print(f"fast parser: {count} requirements ({len(text) / 1e6:.1f} MB) parsed in {cpu:.2f} CPU s "
-          f"({wall:.2f} s wall): {count / cpu:,.0f} requirements/s")
-    if n_lark:
-        grammar()  # build (and cache) the lark parser first
-        count, cpu, wall = measure(parse_lark, make(n_lark))
-        print(f"lark parser: {count} requirements parsed in {cpu:.2f} CPU s ({wall:.2f} s wall): "
-              f"{count / cpu:,.0f} requirements/s")
+    """Print the calibration and the figures for each size.
+
+    Args:
+        argv: ``sys.argv``.
+
+    Returns:
+        0.
+    """
+    args = argv[1:]
+    runs = 3
+    if "--runs" in args:
+        i = args.index("--runs")
+        runs = int(args[i + 1])
+        del args[i:i + 2]
+    sizes = [int(a) for a in args] or [100, 1_000, 10_000]
+    grammar()  # build (or load from lark's cache) the parser first: not part of the measurement
+    print(f"machine: a loop of 10**7 additions takes {calibration():.2f} CPU s; best of {runs} runs")
+    for n in sizes:
+        text = make(n)
+        for check, label in ((False, "parse        "), (True, "parse + check")):
+            results = [measure(text, check) for _ in range(runs)]
+            count, cpu, wall = min(results, key=lambda r: r[1])
+            print(f"{count:>6} requirements ({len(text) / 1e6:.2f} MB) {label}: {cpu:.3f} CPU s "
+                  f"({wall:.3f} s wall), {count / cpu:,.0f} requirements/s")
     return 0
 
 

@@ -21,7 +21,6 @@ Result keys: ``outcome`` (``pass`` | ``fail`` | ``error``), ``reason``, ``counte
 from __future__ import annotations
 
 import copy
-import json
 import os
 import signal
 import sys
@@ -31,6 +30,7 @@ import types
 from typing import Any, Callable
 
 from evalgap.research.oracle import same_result
+from evalgap.verifier.sandbox import channel
 
 
 class _InputTimeout(BaseException):
@@ -66,7 +66,9 @@ def _tests(req: dict[str, Any]) -> dict[str, Any]:
         fn = getattr(cand, req["entry_point"])
     except BaseException as exc:  # noqa: BLE001
         return {"outcome": "fail", "reason": f"the program does not load: {type(exc).__name__}: {exc}"}
-    ns: dict[str, Any] = {"__name__": "benchmark_tests"}
+    # HumanEval's own harness execs the program and its tests in one namespace, so a test may call a helper the
+    # program defines (HumanEval/32's `poly`): run the tests over the program's globals, as it does
+    ns: dict[str, Any] = {**vars(cand), "__name__": "benchmark_tests"}
     try:
         exec(compile(req["tests"], "benchmark_tests.py", "exec"), ns)  # noqa: S102
         ns["check"](fn)
@@ -299,9 +301,14 @@ def _spec_inputs(req: dict[str, Any]) -> dict[str, Any]:
 
 
 def main(argv: list[str]) -> int:
-    """Entry point: read the request, run the mode, write the result (see the module docstring)."""
-    with open(argv[0], encoding="utf-8") as fh:
-        req = json.load(fh)
+    """Entry point: read the request, run the mode, write the result (see the module docstring), through the
+    worker scaffold (:mod:`evalgap.verifier.sandbox.channel`: result channel bound before the candidate runs,
+    tamper check after)."""
+    return channel.run(argv, _work)
+
+
+def _work(ch: channel.Channel) -> dict[str, Any]:
+    req = ch.request
     start = time.process_time()
     mode = req["mode"]
     try:
@@ -318,11 +325,7 @@ def main(argv: list[str]) -> int:
     except BaseException as exc:  # noqa: BLE001
         res = {"outcome": "error", "reason": f"worker error: {type(exc).__name__}: {_short(str(exc), 300)}"}
     res["cpu_s"] = time.process_time() - start
-    tmp = argv[1] + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as fh:
-        json.dump(res, fh, default=repr)
-    os.replace(tmp, argv[1])
-    return 0
+    return res
 
 
 if __name__ == "__main__":

@@ -1,50 +1,45 @@
-"""Turn lark's parse tree into the typed AST (:mod:`evalgap.specs_lang.ast`), with spans."""
+"""Build the typed AST (:mod:`evalgap.specs_lang.ast`) while lark's LALR parser reduces, with spans.
+
+:class:`Builder` is the transformer passed to ``Lark(..., transformer=...)`` by
+:func:`evalgap.specs_lang.parser.grammar`: lark calls one method per reduction, so no parse tree is built and
+no second walk is made. The parser runs with ``keep_all_tokens=True`` and without placeholders, so each
+method sees every symbol of its rule (keywords, punctuation, newline and indentation tokens included) and
+computes its node's span from the first and last of them, as lark's ``propagate_positions`` did: a node
+spans its rule's text from the first character of its first token to the end of its last token (the
+newline token that ends a clause included).
+
+A value whose span is not its rule's text travels in a :class:`Carry`: a parenthesized expression (the
+node keeps its own span, the rule's text includes the brackets), a chain of binary operators (each
+:class:`BinOp` spans its operands), and the values that are not nodes (a type's ``in 0..9`` narrowing, a
+dotted name, a header item). The methods of the rules that use such a value unwrap it.
+"""
 
 from __future__ import annotations
 
-import ast as pyast
 from typing import Any
 
-from lark import Token, Transformer, Tree, v_args
-from lark.tree import Meta
+from lark import Token
 
 from evalgap.specs_lang import ast as A
+from evalgap.specs_lang.build_expr import _C, Carry, ExprBuilder, _Span, _v, _vals
 from evalgap.specs_lang.errors import Diagnostic, SpecSyntaxError
 
-__all__ = ["build_spec"]
+__all__ = ["Builder", "Carry"]
 
 
-def _literal(tok: Token, file: str, text: str) -> Any:
-    try:
-        return pyast.literal_eval(str(tok))
-    except (ValueError, SyntaxError) as exc:
-        span = A.Span(file, tok.line or 1, tok.column or 1, tok.end_line or 1, tok.end_column or 1)
-        raise SpecSyntaxError([Diagnostic("EG105", span, f"invalid literal {str(tok)!r}: {exc}")],
-                              {file: text}) from None
 
+class Builder(ExprBuilder):
+    """The embedded LALR transformer; :meth:`reset` names the file and text before each parse.
 
-@v_args(meta=True)
-class _Builder(Transformer[Token, Any]):
-    def __init__(self, file: str, text: str) -> None:
-        super().__init__(visit_tokens=False)
-        self.file = file
-        self.text = text
-
-    # ---------------------------------------------------------- helpers
-    def _span(self, meta: Meta) -> A.Span:
-        if getattr(meta, "empty", True):
-            return A.NOSPAN
-        return A.Span(self.file, meta.line, meta.column, meta.end_line, meta.end_column)
-
-    def _tspan(self, tok: Token) -> A.Span:
-        return A.Span(self.file, tok.line or 1, tok.column or 1, tok.end_line or 1, tok.end_column or 1)
-
-    @staticmethod
-    def _present(children: list[Any]) -> list[Any]:
-        return [c for c in children if c is not None]
+    Every other public method is the callback of the grammar rule (or alias) of its name: it takes the rule's
+    symbols in order and returns the rule's node (or value, or :class:`Carry`). They raise
+    :class:`~evalgap.specs_lang.errors.SpecSyntaxError` for a malformed literal (EG105) or a requirement ID
+    with spaces (EG104). Not reentrant: :func:`evalgap.specs_lang.parser.parse` holds a lock around ``reset``
+    and the parse. The expression callbacks and shared helpers are in :class:`ExprBuilder`.
+    """
 
     # ---------------------------------------------------------- top level
-    def start(self, meta: Meta, children: list[Any]) -> A.Spec:
+    def start(self, c: _C) -> A.Spec:
         name, title, target, imports = None, "", None, []
         reqs: list[A.Requirement] = []
         funcs: list[A.FunctionDecl] = []
@@ -52,28 +47,28 @@ class _Builder(Transformer[Token, Any]):
         buckets: dict[type, list[Any]] = {A.Assume: [], A.Let: [], A.FuncDef: [], A.RecordDecl: [],
                                           A.ConfigDecl: [], A.StubDecl: []}
         flat: list[Any] = []
-        for c in self._present(children):
-            if isinstance(c, tuple) and c and c[0] == "spec":
-                flat.append(c[:3])
-                flat.extend(c[3])
+        for x in _vals(c):
+            if isinstance(x, tuple) and x[0] == "spec":
+                flat.append(x[:3])
+                flat.extend(x[3])
             else:
-                flat.append(c)
-        for c in flat:
-            kind = c[0] if isinstance(c, tuple) else None
+                flat.append(x)
+        for x in flat:
+            kind = x[0] if isinstance(x, tuple) else None
             if kind == "spec":
-                name, title = c[1], c[2]
+                name, title = x[1], x[2]
             elif kind == "target":
-                target = c[1]
+                target = x[1]
             elif kind == "import":
-                imports.append(c[1])
-            elif isinstance(c, A.Requirement):
-                reqs.append(c)
-            elif isinstance(c, A.FunctionDecl):
-                funcs.append(c)
-            elif isinstance(c, A.ClassDecl):
-                classes.append(c)
-            elif type(c) in buckets:
-                buckets[type(c)].append(c)
+                imports.append(x[1])
+            elif isinstance(x, A.Requirement):
+                reqs.append(x)
+            elif isinstance(x, A.FunctionDecl):
+                funcs.append(x)
+            elif isinstance(x, A.ClassDecl):
+                classes.append(x)
+            elif type(x) in buckets:
+                buckets[type(x)].append(x)
         if name is None:
             stem = self.file.rsplit("/", 1)[-1]
             name = stem[:-4] if stem.endswith(".req") else stem
@@ -81,395 +76,209 @@ class _Builder(Transformer[Token, Any]):
                       assumptions=tuple(buckets[A.Assume]), lets=tuple(buckets[A.Let]),
                       defs=tuple(buckets[A.FuncDef]), records=tuple(buckets[A.RecordDecl]),
                       configs=tuple(buckets[A.ConfigDecl]), stubs=tuple(buckets[A.StubDecl]),
-                      file=self.file, span=self._span(meta))
+                      file=self.file, span=self._sp(c[0], c[-1]) if c else A.NOSPAN)
 
-    def spec_decl(self, meta: Meta, children: list[Any]) -> tuple[Any, ...]:
-        name = str(children[0])
-        title = _literal(children[1], self.file, self.text) if len(children) > 1 and children[1] else ""
-        return ("spec", name, title, tuple(c for c in children[2:] if c is not None))
+    def spec_decl(self, c: _C) -> Carry:
+        title = self._lit(c[2]) if c[2].type == "STRING" else ""
+        return Carry(("spec", str(c[1]), title, tuple(_vals(c[2:]))), self._sp(c[0], c[-1]))
 
-    def target_decl(self, meta: Meta, children: list[Any]) -> tuple[str, str]:
-        return ("target", children[0])
+    def target_decl(self, c: _C) -> Carry:
+        return Carry(("target", c[2]), self._sp(c[0], c[-1]))
 
-    def target_ref(self, meta: Meta, children: list[Any]) -> str:
-        c = children[0]
-        if isinstance(c, Token) and c.type == "STRING":
-            return str(_literal(c, self.file, self.text))
-        return str(c)
+    def target_ref(self, c: _C) -> str:
+        x = c[0]
+        if type(x) is Token and x.type == "STRING":
+            return str(self._lit(x))
+        return str(x)
 
-    def dotted_or_path(self, meta: Meta, children: list[Any]) -> str:
-        return ".".join(str(c) for c in children)
+    def dotted_or_path(self, c: _C) -> str:
+        return "".join(c)
 
-    def import_decl(self, meta: Meta, children: list[Any]) -> tuple[str, str]:
-        return ("import", _literal(children[0], self.file, self.text))
+    def import_decl(self, c: _C) -> Carry:
+        return Carry(("import", self._lit(c[1])), self._sp(c[0], c[-1]))
 
-    def assume_decl(self, meta: Meta, children: list[Any]) -> A.Assume:
-        return A.Assume(children[0], _literal(children[1], self.file, self.text), children[2], self._span(meta))
+    def assume_decl(self, c: _C) -> A.Assume:
+        return A.Assume(c[1], self._lit(c[2]), _v(c[4]), self._sp(c[0], c[-1]))
 
-    def let_decl(self, meta: Meta, children: list[Any]) -> A.Let:
-        return A.Let(str(children[0]), children[1], self._span(meta))
+    def let_decl(self, c: _C) -> A.Let:
+        return A.Let(str(c[1]), _v(c[3]), self._sp(c[0], c[-1]))
 
     let_clause = let_decl
 
-    def def_decl(self, meta: Meta, children: list[Any]) -> A.FuncDef:
-        params = children[1] if isinstance(children[1], tuple) else ()
-        return A.FuncDef(str(children[0]), params, children[2], children[3], self._span(meta))
+    def def_decl(self, c: _C) -> A.FuncDef:
+        vals = _vals(c[2:])
+        params = vals.pop(0) if isinstance(vals[0], tuple) else ()
+        return A.FuncDef(str(c[1]), params, vals[0], vals[1], self._sp(c[0], c[-1]))
 
-    def record_decl(self, meta: Meta, children: list[Any]) -> A.RecordDecl:
-        fields = tuple(p for group in children[1:] if group for p in group)
-        return A.RecordDecl(str(children[0]), fields, self._span(meta))
+    def record_decl(self, c: _C) -> A.RecordDecl:
+        fields = tuple(p for group in _vals(c[2:]) for p in group)
+        return A.RecordDecl(str(c[1]), fields, self._sp(c[0], c[-1]))
 
-    def config_block(self, meta: Meta, children: list[Any]) -> A.ConfigDecl:
-        title = _literal(children[1], self.file, self.text) if children[1] is not None else ""
-        schema = children[2] if isinstance(children[2], tuple) else ()
-        reqs = tuple(c for c in children[3:] if isinstance(c, A.Requirement))
-        lets = tuple(c for c in children[3:] if isinstance(c, A.Let))
-        return A.ConfigDecl(str(children[0]), title, schema, reqs, lets, self._span(meta))
+    def config_block(self, c: _C) -> A.ConfigDecl:
+        title = self._lit(c[2]) if c[2].type == "STRING" else ""
+        vals = _vals(c[2:])
+        reqs = tuple(x for x in vals[1:] if isinstance(x, A.Requirement))
+        lets = tuple(x for x in vals[1:] if isinstance(x, A.Let))
+        return A.ConfigDecl(str(c[1]), title, vals[0], reqs, lets, self._sp(c[0], c[-1]))
 
-    def stub_decl(self, meta: Meta, children: list[Any]) -> A.StubDecl:
-        params = children[1] if isinstance(children[1], tuple) else ()
-        return A.StubDecl(children[0], params, children[2], children[3], self._span(meta))
+    def stub_decl(self, c: _C) -> A.StubDecl:
+        vals = _vals(c[2:])
+        body = vals.pop()
+        params = vals[0] if vals and isinstance(vals[0], tuple) else ()
+        returns = vals[-1] if vals and isinstance(vals[-1], A.TypeRef) else None
+        return A.StubDecl(_v(c[1]), params, returns, body, self._sp(c[0], c[-1]))
 
-    def stub_any(self, meta: Meta, children: list[Any]) -> tuple[A.StubOutcome, ...]:
-        return (A.StubOutcome("any", span=self._span(meta)),)
+    def stub_any(self, c: _C) -> tuple[A.StubOutcome, ...]:
+        return (A.StubOutcome("any", span=self._sp(c[0], c[-1])),)
 
-    def stub_one_of(self, meta: Meta, children: list[Any]) -> tuple[A.StubOutcome, ...]:
-        return tuple(c for c in children if c is not None)
+    def stub_one_of(self, c: _C) -> tuple[A.StubOutcome, ...]:
+        return tuple(_vals(c))
 
-    def outcome_any(self, meta: Meta, children: list[Any]) -> A.StubOutcome:
-        return A.StubOutcome("any", span=self._span(meta))
+    def outcome_any(self, c: _C) -> A.StubOutcome:
+        return A.StubOutcome("any", span=self._sp(c[0], c[-1]))
 
-    def outcome_raises(self, meta: Meta, children: list[Any]) -> A.StubOutcome:
-        return A.StubOutcome("raises", exception=children[0], span=self._span(meta))
+    def outcome_raises(self, c: _C) -> A.StubOutcome:
+        return A.StubOutcome("raises", exception=_v(c[1]), span=self._sp(c[0], c[-1]))
 
-    def outcome_value(self, meta: Meta, children: list[Any]) -> A.StubOutcome:
-        return A.StubOutcome("value", value=children[0], span=self._span(meta))
+    def outcome_value(self, c: _C) -> A.StubOutcome:
+        return A.StubOutcome("value", value=_v(c[0]), span=self._sp(c[0], c[-1]))
 
-    def dotted_name(self, meta: Meta, children: list[Any]) -> str:
-        return ".".join(str(c) for c in children)
+    def dotted_name(self, c: _C) -> Carry:
+        return Carry("".join(c), self._sp(c[0], c[-1]))
 
-    def function_block(self, meta: Meta, children: list[Any]) -> A.FunctionDecl:
-        name, params, returns, reqs = self._decl_parts(children)
-        return A.FunctionDecl(name, params, returns, reqs, self._span(meta))
+    def function_block(self, c: _C) -> A.FunctionDecl:
+        params, returns, reqs = self._decl_parts(c)
+        return A.FunctionDecl(str(c[1]), params, returns, reqs, self._sp(c[0], c[-1]))
 
-    def method_block(self, meta: Meta, children: list[Any]) -> A.MethodDecl:
-        name, params, returns, reqs = self._decl_parts(children)
-        return A.MethodDecl(name, params, returns, reqs, self._span(meta))
+    def method_block(self, c: _C) -> A.MethodDecl:
+        params, returns, reqs = self._decl_parts(c)
+        return A.MethodDecl(str(c[1]), params, returns, reqs, self._sp(c[0], c[-1]))
 
-    def _decl_parts(self, children: list[Any]) -> tuple[str, tuple[A.Param, ...], A.TypeRef | None,
-                                                        tuple[A.Requirement, ...]]:
-        name = str(children[0])
+    @staticmethod
+    def _decl_parts(c: _C) -> tuple[tuple[A.Param, ...], A.TypeRef | None, tuple[A.Requirement, ...]]:
         params: tuple[A.Param, ...] = ()
         returns = None
         reqs = []
-        for c in children[1:]:
-            if isinstance(c, tuple) and c and isinstance(c[0], A.Param):
-                params = c
-            elif isinstance(c, A.TypeRef):
-                returns = c
-            elif isinstance(c, A.Requirement):
-                reqs.append(c)
-        return name, params, returns, tuple(reqs)
+        for x in _vals(c[2:]):
+            if isinstance(x, tuple):
+                params = x
+            elif isinstance(x, A.TypeRef):
+                returns = x
+            elif isinstance(x, A.Requirement):
+                reqs.append(x)
+        return params, returns, tuple(reqs)
 
-    def class_block(self, meta: Meta, children: list[Any]) -> A.ClassDecl:
-        methods = tuple(c for c in children if isinstance(c, A.MethodDecl))
-        reqs = tuple(c for c in children if isinstance(c, A.Requirement))
-        return A.ClassDecl(str(children[0]), methods, reqs, self._span(meta))
+    def class_block(self, c: _C) -> A.ClassDecl:
+        vals = _vals(c[2:])
+        methods = tuple(x for x in vals if isinstance(x, A.MethodDecl))
+        reqs = tuple(x for x in vals if isinstance(x, A.Requirement))
+        return A.ClassDecl(str(c[1]), methods, reqs, self._sp(c[0], c[-1]))
 
-    def requirement(self, meta: Meta, children: list[Any]) -> A.Requirement:
-        rid, prose = children[0], _literal(children[1], self.file, self.text)
-        clauses = tuple(c for c in children[2:] if c is not None)
-        return A.Requirement(rid, prose, clauses, self._span(meta))
+    def requirement(self, c: _C) -> A.Requirement:
+        return A.Requirement(c[1], self._lit(c[2]), tuple(_vals(c[5:-1])), self._sp(c[0], c[-1]))
 
-    def req_id(self, meta: Meta, children: list[Any]) -> str:
-        toks = [c for c in children if isinstance(c, Token)]
-        for a, b in zip(toks, toks[1:]):
+    def req_id(self, c: _C) -> str:
+        for a, b in zip(c, c[1:]):
             if a.end_line != b.line or a.end_column != b.column:
-                span = A.Span(self.file, a.line or 1, a.column or 1, b.end_line or 1, b.end_column or 1)
+                span = _Span(self.file, a.line or 1, a.column or 1, b.end_line or 1, b.end_column or 1)
                 raise SpecSyntaxError(
                     [Diagnostic("EG104", span, "a requirement ID cannot contain spaces",
-                                f"write it as {''.join(str(t) for t in toks)!r}")], {self.file: self.text})
-        return "".join(str(t) for t in toks)
+                                f"write it as {''.join(c)!r}")], {self.file: self.text})
+        return "".join(c)
+
+    def req_sep(self, c: _C) -> Token:
+        return c[0]  # type: ignore[no-any-return]
 
     # ---------------------------------------------------------- clauses
-    def requires_clause(self, meta: Meta, children: list[Any]) -> A.Requires:
-        return A.Requires(children[0], self._span(meta))
+    def requires_clause(self, c: _C) -> A.Requires:
+        return A.Requires(_v(c[1]), self._sp(c[0], c[-1]))
 
-    def ensures_clause(self, meta: Meta, children: list[Any]) -> A.Ensures:
-        return A.Ensures(children[0], self._span(meta))
+    def ensures_clause(self, c: _C) -> A.Ensures:
+        return A.Ensures(_v(c[1]), self._sp(c[0], c[-1]))
 
-    def invariant_clause(self, meta: Meta, children: list[Any]) -> A.Invariant:
-        return A.Invariant(children[0], self._span(meta))
+    def invariant_clause(self, c: _C) -> A.Invariant:
+        return A.Invariant(_v(c[1]), self._sp(c[0], c[-1]))
 
-    def example_clause(self, meta: Meta, children: list[Any]) -> A.Example:
-        return A.Example(children[0], self._span(meta))
+    def example_clause(self, c: _C) -> A.Example:
+        return A.Example(_v(c[1]), self._sp(c[0], c[-1]))
 
-    def category(self, meta: Meta, children: list[Any]) -> str:
-        return "".join(str(c) for c in children)
+    def category(self, c: _C) -> str:
+        return "".join(c)
 
-    def informal_clause(self, meta: Meta, children: list[Any]) -> A.Informal:
-        category = "-".join(str(c) for c in children[:-1])  # hyphenated categories, e.g. trade-off
-        return A.Informal(category, _literal(children[-1], self.file, self.text), self._span(meta))
+    def informal_clause(self, c: _C) -> A.Informal:
+        return A.Informal(c[1], self._lit(c[2]), self._sp(c[0], c[-1]))
 
-    def raises_clause(self, meta: Meta, children: list[Any]) -> A.Raises:
-        return A.Raises(children[0], children[1], self._span(meta))
+    def raises_clause(self, c: _C) -> A.Raises:
+        return A.Raises(_v(c[1]), _v(c[3]), self._sp(c[0], c[-1]))
 
-    def rule_clause(self, meta: Meta, children: list[Any]) -> A.Rule:
-        return A.Rule(children[0], self._span(meta))
+    def rule_clause(self, c: _C) -> A.Rule:
+        return A.Rule(_v(c[0]), self._sp(c[0], c[-1]))
 
-    def scenario_clause(self, meta: Meta, children: list[Any]) -> A.Scenario:
-        params = children[0] if isinstance(children[0], tuple) else ()
-        body = tuple(c for c in children[1:] if c is not None)
-        return A.Scenario(params, body, self._span(meta))
+    def scenario_clause(self, c: _C) -> A.Scenario:
+        vals = _vals(c[2:])
+        params = vals.pop(0) if isinstance(vals[0], tuple) else ()
+        return A.Scenario(params, tuple(vals), self._sp(c[0], c[-1]))
 
-    def params(self, meta: Meta, children: list[Any]) -> tuple[A.Param, ...]:
-        return tuple(children)
+    def params(self, c: _C) -> tuple[A.Param, ...]:
+        return tuple(_vals(c))
 
-    def param(self, meta: Meta, children: list[Any]) -> A.Param:
-        return A.Param(str(children[0]), children[1], self._span(meta))
+    def param(self, c: _C) -> A.Param:
+        return A.Param(str(c[0]), c[2], self._sp(c[0], c[-1]))
 
-    def type_expr(self, meta: Meta, children: list[Any]) -> A.TypeRef:
-        names = [str(c) for c in children if isinstance(c, Token)]
-        args = tuple(c for c in children if isinstance(c, A.TypeRef))
+    def type_expr(self, c: _C) -> A.TypeRef:
+        names = [str(x) for x in c if type(x) is Token and x.type == "NAME"]
+        args = []
         rng = length = alpha = None
-        for c in children:
-            if isinstance(c, tuple) and len(c) == 2 and c[0] in ("in", "len"):
-                if c[0] == "in":
-                    rng = c[1]
-                else:
-                    length = c[1]
-            elif isinstance(c, A.Alphabet):
-                alpha = c
-        return A.TypeRef(".".join(names), args, self._span(meta), rng, length, alpha)
+        for x in c:
+            if type(x) is Token:
+                continue
+            if type(x) is A.TypeRef:
+                args.append(x)
+            elif type(x) is A.Alphabet:
+                alpha = x
+            elif x.value[0] == "in":
+                rng = x.value[1]
+            else:
+                length = x.value[1]
+        return A.TypeRef(".".join(names), tuple(args), self._sp(c[0], c[-1]), rng, length, alpha)
 
-    def in_range(self, meta: Meta, children: list[Any]) -> tuple[str, A.Range]:
-        return ("in", children[0])
+    def in_range(self, c: _C) -> Carry:
+        return Carry(("in", c[1]), self._sp(c[0], c[-1]))
 
-    def len_range(self, meta: Meta, children: list[Any]) -> tuple[str, A.Range]:
-        return ("len", children[0])
+    def len_range(self, c: _C) -> Carry:
+        return Carry(("len", c[1]), self._sp(c[0], c[-1]))
 
-    def range_spec(self, meta: Meta, children: list[Any]) -> A.Range:
-        return A.Range(children[0], children[1], self._span(meta))
+    def range_spec(self, c: _C) -> A.Range:
+        return A.Range(c[0].value, c[2].value, self._sp(c[0], c[-1]))
 
-    def signed_number(self, meta: Meta, children: list[Any]) -> int | float:
-        tok = children[-1]
+    def signed_number(self, c: _C) -> Carry:
+        tok = c[-1]
         text = str(tok).replace("_", "")
         value: int | float = int(text) if tok.type == "INT" else float(text)
-        return -value if children[0] is not None else value
+        return Carry(-value if len(c) == 2 else value, self._sp(c[0], c[-1]))
 
-    def alphabet_kw(self, meta: Meta, children: list[Any]) -> str:
-        return str(children[0])
+    def alphabet_kw(self, c: _C) -> Token:
+        return c[0]  # type: ignore[no-any-return]
 
-    def named_alphabet(self, meta: Meta, children: list[Any]) -> A.Alphabet:
-        name = str(children[0])
-        return A.Alphabet(name, A.ALPHABETS[name], self._span(meta))
+    def named_alphabet(self, c: _C) -> A.Alphabet:
+        name = str(c[0])
+        return A.Alphabet(name, A.ALPHABETS[name], self._sp(c[0], c[-1]))
 
-    def chars_alphabet(self, meta: Meta, children: list[Any]) -> A.Alphabet:
-        return A.Alphabet("chars", _literal(children[0], self.file, self.text), self._span(meta))
+    def chars_alphabet(self, c: _C) -> A.Alphabet:
+        return A.Alphabet("chars", self._lit(c[1]), self._sp(c[0], c[-1]))
 
     # ---------------------------------------------------------- statements
-    def assign_stmt(self, meta: Meta, children: list[Any]) -> A.Assign:
-        return A.Assign(children[0], children[1], self._span(meta))
+    def assign_stmt(self, c: _C) -> A.Assign:
+        return A.Assign(c[0].value, _v(c[2]), self._sp(c[0], c[-1]))
 
-    def assign_target(self, meta: Meta, children: list[Any]) -> tuple[str, ...]:
-        return tuple(str(c) for c in children)
+    def assign_target(self, c: _C) -> Carry:
+        return Carry(tuple(str(t) for t in c[::2]), self._sp(c[0], c[-1]))
 
-    def expect_raises_stmt(self, meta: Meta, children: list[Any]) -> A.ExpectRaises:
-        return A.ExpectRaises(children[0], children[-1], self._span(meta))
+    def expect_raises_stmt(self, c: _C) -> A.ExpectRaises:
+        return A.ExpectRaises(_v(c[2]), _v(c[4]), self._sp(c[0], c[-1]))
 
-    def expect_stmt(self, meta: Meta, children: list[Any]) -> A.Expect:
-        return A.Expect(children[0], self._span(meta))
+    def expect_stmt(self, c: _C) -> A.Expect:
+        return A.Expect(_v(c[1]), self._sp(c[0], c[-1]))
 
-    def expr_stmt(self, meta: Meta, children: list[Any]) -> A.ExprStmt:
-        return A.ExprStmt(children[0], self._span(meta))
-
-    # ---------------------------------------------------------- expressions
-    def quant_kw(self, meta: Meta, children: list[Any]) -> str:
-        return str(children[0])
-
-    def add_op(self, meta: Meta, children: list[Any]) -> str:
-        return str(children[0])
-
-    mul_op = unary_op = add_op
-
-    def req_sep(self, meta: Meta, children: list[Any]) -> Token:
-        return children[0]  # type: ignore[no-any-return]
-
-    def quantifier(self, meta: Meta, children: list[Any]) -> A.Quantifier:
-        kind = str(children[0])
-        names = tuple(str(c) for c in children[1:-2])
-        return A.Quantifier(kind, names, children[-2], children[-1], self._span(meta))
-
-    def iff(self, meta: Meta, children: list[Any]) -> A.Expr:
-        out: A.Expr = children[0]
-        for nxt in children[1:]:
-            out = A.Iff(out, nxt, self._span(meta))
-        return out
-
-    def implies(self, meta: Meta, children: list[Any]) -> A.Expr:
-        if len(children) == 1 or children[1] is None:
-            return children[0]  # type: ignore[no-any-return]
-        return A.Implies(children[0], children[1], self._span(meta))
-
-    def ifexp(self, meta: Meta, children: list[Any]) -> A.Expr:
-        if len(children) == 1:
-            return children[0]  # type: ignore[no-any-return]
-        return A.IfExp(children[0], children[1], children[2], self._span(meta))
-
-    def or_op(self, meta: Meta, children: list[Any]) -> A.Expr:
-        if len(children) == 1:
-            return children[0]  # type: ignore[no-any-return]
-        return A.BoolOp("or", tuple(children), self._span(meta))
-
-    def and_op(self, meta: Meta, children: list[Any]) -> A.Expr:
-        if len(children) == 1:
-            return children[0]  # type: ignore[no-any-return]
-        return A.BoolOp("and", tuple(children), self._span(meta))
-
-    def not_op(self, meta: Meta, children: list[Any]) -> A.Expr:
-        return A.Not(children[0], self._span(meta))
-
-    def comp_op(self, meta: Meta, children: list[Any]) -> str:
-        return " ".join(str(c) for c in children)
-
-    def compare(self, meta: Meta, children: list[Any]) -> A.Expr:
-        if len(children) == 1:
-            return children[0]  # type: ignore[no-any-return]
-        left = children[0]
-        ops = tuple(children[1::2])
-        comps = tuple(children[2::2])
-        return A.Compare(left, ops, comps, self._span(meta))
-
-    def binop_chain(self, meta: Meta, children: list[Any]) -> A.Expr:
-        if len(children) == 1:
-            return children[0]  # type: ignore[no-any-return]
-        out = children[0]
-        for i in range(1, len(children), 2):
-            op, right = children[i], children[i + 1]
-            sp = A.Span(self.file, _line(out, meta), _col(out, meta), getattr(right.span, "end_line", 1),
-                        getattr(right.span, "end_col", 1))
-            out = A.BinOp(str(op), out, right, sp)
-        return out  # type: ignore[no-any-return]
-
-    def unary(self, meta: Meta, children: list[Any]) -> A.Expr:
-        return A.UnaryOp(str(children[0]), children[1], self._span(meta))
-
-    def power(self, meta: Meta, children: list[Any]) -> A.Expr:
-        if len(children) == 1 or children[1] is None:
-            return children[0]  # type: ignore[no-any-return]
-        return A.BinOp("**", children[0], children[1], self._span(meta))
-
-    def call(self, meta: Meta, children: list[Any]) -> A.Call | A.Old:
-        args = children[1] or ()
-        pos = tuple(a for a in args if not isinstance(a, A.Keyword))
-        kws = tuple(a for a in args if isinstance(a, A.Keyword))
-        func = children[0]
-        if isinstance(func, A.Name) and func.id == "old" and len(pos) == 1 and not kws:
-            return A.Old(pos[0], self._span(meta))
-        return A.Call(func, pos, kws, self._span(meta))
-
-    def call_gen(self, meta: Meta, children: list[Any]) -> A.Call | A.Old:
-        names, it, conds = children[2]
-        gen = A.Comprehension("gen", children[1], names, it, conds, self._span(meta))
-        return self.call(meta, [children[0], (gen,)])
-
-    def arguments(self, meta: Meta, children: list[Any]) -> tuple[Any, ...]:
-        return tuple(children)
-
-    def kwarg(self, meta: Meta, children: list[Any]) -> A.Keyword:
-        return A.Keyword(str(children[0]), children[1], self._span(meta))
-
-    def subscript(self, meta: Meta, children: list[Any]) -> A.Subscript:
-        return A.Subscript(children[0], children[1], self._span(meta))
-
-    def slice(self, meta: Meta, children: list[Any]) -> A.Slice:
-        parts = list(children) + [None] * (3 - len(children))
-        return A.Slice(parts[0], parts[1], parts[2], self._span(meta))
-
-    def attribute(self, meta: Meta, children: list[Any]) -> A.Attribute:
-        return A.Attribute(children[0], str(children[1]), self._span(meta))
-
-    def name(self, meta: Meta, children: list[Any]) -> A.Name:
-        return A.Name(str(children[0]), self._span(meta))
-
-    def int_lit(self, meta: Meta, children: list[Any]) -> A.Const:
-        return A.Const(int(str(children[0]).replace("_", "")), self._span(meta))
-
-    def float_lit(self, meta: Meta, children: list[Any]) -> A.Const:
-        return A.Const(float(str(children[0])), self._span(meta))
-
-    def str_lit(self, meta: Meta, children: list[Any]) -> A.Const:
-        return A.Const(_literal(children[0], self.file, self.text), self._span(meta))
-
-    def bytes_lit(self, meta: Meta, children: list[Any]) -> A.Const:
-        return A.Const(_literal(children[0], self.file, self.text), self._span(meta))
-
-    def true_lit(self, meta: Meta, children: list[Any]) -> A.Const:
-        return A.Const(True, self._span(meta))
-
-    def false_lit(self, meta: Meta, children: list[Any]) -> A.Const:
-        return A.Const(False, self._span(meta))
-
-    def none_lit(self, meta: Meta, children: list[Any]) -> A.Const:
-        return A.Const(None, self._span(meta))
-
-    def empty_tuple(self, meta: Meta, children: list[Any]) -> A.TupleExpr:
-        return A.TupleExpr((), self._span(meta))
-
-    def paren(self, meta: Meta, children: list[Any]) -> A.Expr:
-        return children[0]  # type: ignore[no-any-return]
-
-    def tuple_lit(self, meta: Meta, children: list[Any]) -> A.TupleExpr:
-        return A.TupleExpr(tuple(self._present(children)), self._span(meta))
-
-    def list_lit(self, meta: Meta, children: list[Any]) -> A.ListExpr:
-        return A.ListExpr(tuple(self._present(children)), self._span(meta))
-
-    def set_lit(self, meta: Meta, children: list[Any]) -> A.SetExpr:
-        return A.SetExpr(tuple(self._present(children)), self._span(meta))
-
-    def empty_dict(self, meta: Meta, children: list[Any]) -> A.DictExpr:
-        return A.DictExpr((), (), self._span(meta))
-
-    def dict_lit(self, meta: Meta, children: list[Any]) -> A.DictExpr:
-        items = self._present(children)
-        return A.DictExpr(tuple(items[0::2]), tuple(items[1::2]), self._span(meta))
-
-    def comp_for(self, meta: Meta, children: list[Any]) -> tuple[tuple[str, ...], A.Expr, tuple[A.Expr, ...]]:
-        names = tuple(str(c) for c in children if isinstance(c, Token))
-        exprs = [c for c in children if not isinstance(c, Token)]
-        return names, exprs[0], tuple(exprs[1:])
-
-    def _comp(self, kind: str, meta: Meta, children: list[Any]) -> A.Comprehension:
-        names, it, conds = children[1]
-        return A.Comprehension(kind, children[0], names, it, conds, self._span(meta))
-
-    def list_comp(self, meta: Meta, children: list[Any]) -> A.Comprehension:
-        return self._comp("list", meta, children)
-
-    def set_comp(self, meta: Meta, children: list[Any]) -> A.Comprehension:
-        return self._comp("set", meta, children)
-
-    def gen_comp(self, meta: Meta, children: list[Any]) -> A.Comprehension:
-        return self._comp("gen", meta, children)
-
-
-def _line(node: Any, meta: Meta) -> int:
-    sp = getattr(node, "span", None)
-    return sp.line if isinstance(sp, A.Span) and sp.line else getattr(meta, "line", 1)
-
-
-def _col(node: Any, meta: Meta) -> int:
-    sp = getattr(node, "span", None)
-    return sp.col if isinstance(sp, A.Span) and sp.col else getattr(meta, "column", 1)
-
-
-def build_spec(tree: Tree[Token], file: str, text: str) -> A.Spec:
-    """Transform a parse tree from :func:`evalgap.specs_lang.parser.grammar` into a :class:`Spec`.
-
-    Raises:
-        SpecSyntaxError: a malformed literal or requirement ID.
-    """
-    result = _Builder(file, text).transform(tree)
-    assert isinstance(result, A.Spec)
-    return result
+    def expr_stmt(self, c: _C) -> A.ExprStmt:
+        return A.ExprStmt(_v(c[0]), self._sp(c[0], c[-1]))

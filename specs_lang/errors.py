@@ -28,7 +28,7 @@ CODES: dict[str, str] = {
     "EG103": "bad indentation (a block must be indented more than its header, consistently)",
     "EG104": "malformed requirement ID (letters, digits, '_', '-' and '.', no spaces)",
     "EG105": "unterminated string or bytes literal",
-    "EG106": "expression nested too deeply for the parser (Python's recursion limit)",
+    "EG106": "expression nested too deeply (more than 100 brackets or nested operators)",
     "EG201": "duplicate requirement ID",
     "EG202": "unknown informal category",
     "EG203": "empty prose",

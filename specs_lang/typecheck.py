@@ -12,75 +12,17 @@ diagnostic.
 from __future__ import annotations
 
 import builtins
-import difflib
-from dataclasses import dataclass, field
-from typing import cast, Any, Iterable, Tuple
+from typing import cast
 
 from evalgap.specs_lang import ast as A
 from evalgap.specs_lang.errors import Diagnostic
-from evalgap.specs_lang.signatures import ClassSig, FunctionSig, ModuleSig, ParamSig
+from evalgap.specs_lang.signatures import ClassSig, FunctionSig, ModuleSig
 
 __all__ = ["check_names", "PURE_BUILTINS", "IMPURE_BUILTINS"]
 
-#: An inferred type: ("int",), ("list", elem), ("dict", k, v), ("obj", class), ("rec", name), ("any",) ...
-Ty = Tuple[Any, ...]
-ANY: Ty = ("any",)
-BOOL: Ty = ("bool",)
-INT: Ty = ("int",)
-
-#: Builtins a spec expression may call (pure functions and constructors).
-PURE_BUILTINS = frozenset({
-    "len", "sum", "min", "max", "abs", "sorted", "set", "all", "any", "range", "list", "tuple", "dict",
-    "frozenset", "reversed", "enumerate", "zip", "map", "filter", "int", "float", "str", "bool", "bytes",
-    "round", "isinstance", "divmod", "pow", "chr", "ord", "repr", "hash", "type", "iter", "next", "bin", "hex",
-    "oct", "format", "callable", "hasattr", "getattr", "slice", "bytearray", "complex", "id",
-})
-#: Builtins with effects or that run arbitrary code: never allowed in a spec.
-IMPURE_BUILTINS = frozenset({
-    "print", "open", "input", "exec", "eval", "compile", "__import__", "exit", "quit", "setattr", "delattr",
-    "globals", "locals", "vars", "breakpoint", "help", "memoryview", "super", "object", "property",
-    "staticmethod", "classmethod",
-})
-_EXCEPTIONS = frozenset(n for n in dir(builtins) if isinstance(getattr(builtins, n), type)
-                        and issubclass(getattr(builtins, n), BaseException))
-_BUILTIN_RETURNS: dict[str, Ty] = {
-    "len": INT, "all": BOOL, "any": BOOL, "isinstance": BOOL, "int": INT, "float": ("float",), "str": ("str",),
-    "bool": BOOL, "bytes": ("bytes",), "chr": ("str",), "ord": INT, "repr": ("str",), "hash": INT,
-    "callable": BOOL, "hasattr": BOOL, "bin": ("str",), "hex": ("str",), "oct": ("str",), "format": ("str",),
-    "range": ("list", INT),
-}
-_SIMPLE = {"int": INT, "float": ("float",), "bool": BOOL, "str": ("str",), "bytes": ("bytes",), "None": ("None",)}
-_SEQ = {"list": "list", "List": "list", "Sequence": "list", "set": "set", "Set": "set", "frozenset": "set",
-        "FrozenSet": "set", "dict": "dict", "Dict": "dict", "Mapping": "dict", "tuple": "tuple", "Tuple": "tuple"}
-_TYPING = {"Any", "Optional", "Union", "Iterable", "Collection", "Callable", "object"}
-_NUM = {"int", "float", "bool"}
-
-
-def _family(t: Ty) -> str | None:
-    """A coarse kind for compatibility checks, or None when unknown."""
-    if t[0] in _NUM:
-        return "number"
-    if t[0] in ("str", "bytes", "list", "set", "dict", "tuple", "None"):
-        return str(t[0])
-    return None
-
-
-def _show(t: Ty) -> str:
-    if t[0] in ("list", "set") and len(t) > 1 and t[1] != ANY:
-        return f"{t[0]}[{_show(t[1])}]"
-    if t[0] in ("obj", "rec"):
-        return str(t[1])
-    return str(t[0])
-
-
-@dataclass
-class _Ctx:
-    """Where an expression sits: the names in scope and what is allowed."""
-
-    scope: dict[str, Ty] = field(default_factory=dict)
-    allow_result: bool = False
-    allow_old: bool = False
-    where: str = "requirement"
+from evalgap.specs_lang.typecheck_base import (_BUILTIN_RETURNS, _EXCEPTIONS, _SEQ, _SIMPLE, _TYPING, ANY, BOOL,
+                                               IMPURE_BUILTINS, INT, PURE_BUILTINS, Ty, _a, _children, _Ctx,
+                                               _family, _head, _psig, _show, binop_result, suggest)
 
 
 class _Checker:
@@ -97,10 +39,7 @@ class _Checker:
     def diag(self, code: str, span: A.Span, msg: str, hint: str | None = None) -> None:
         self.out.append(Diagnostic(code, span, msg, hint))
 
-    @staticmethod
-    def suggest(name: str, candidates: Iterable[str]) -> str | None:
-        close = difflib.get_close_matches(name, sorted(set(candidates)), n=1, cutoff=0.6)
-        return f"did you mean `{close[0]}`?" if close else None
+    suggest = staticmethod(suggest)
 
     def type_of(self, t: A.TypeRef | None, report: bool = True) -> Ty:
         if t is None:
@@ -238,27 +177,11 @@ class _Checker:
         return ANY
 
     def binop(self, e: A.BinOp, a: Ty, b: Ty) -> Ty:
-        fa, fb = _family(a), _family(b)
-        if fa is None or fb is None:
-            return ANY
-        ok = {("number", "number")}
-        if e.op == "+":
-            ok |= {(k, k) for k in ("str", "bytes", "list", "tuple")}
-        elif e.op == "*":
-            ok |= {(k, "number") for k in ("str", "bytes", "list", "tuple")}
-            ok |= {("number", k) for k in ("str", "bytes", "list", "tuple")}
-        elif e.op == "-":
-            ok |= {("set", "set")}
-        elif e.op == "%":
-            ok |= {("str", k) for k in ("number", "str", "bytes", "list", "set", "dict", "tuple", "None")}
-        if (fa, fb) not in ok:
+        out = binop_result(e.op, a, b)
+        if out is None:
             self.diag("EG216", e.span, f"`{e.op}` between {_show(a)} and {_show(b)} raises TypeError")
             return ANY
-        if fa == "number" and fb == "number":
-            if e.op == "/" or "float" in (a[0], b[0]):
-                return ("float",)
-            return INT
-        return a if fa != "number" else b
+        return out
 
     def compare(self, e: A.Compare, ctx: _Ctx) -> Ty:
         left = self.expr(e.left, ctx)
@@ -542,30 +465,6 @@ class _Checker:
                 self.diag("EG222", _head(st.span, "stub", st.name), f"stub `{st.name}`: the target defines no `{st.name.split('.')[0]}`",
                           self.suggest(st.name.split(".")[0], sigs.all_names()))
         return self.out
-
-
-def _a(word: str) -> str:
-    return ("an " if word[:1] in "aeiou" else "a ") + word
-
-
-def _head(span: A.Span, keyword: str, name: str) -> A.Span:
-    """The span of ``name`` in a header line ``keyword name...`` starting at ``span``."""
-    col = span.col + len(keyword) + 1
-    return A.Span(span.file, span.line, col, span.line, col + len(name))
-
-
-def _psig(p: A.Param) -> ParamSig:
-    return ParamSig(p.name)
-
-
-def _children(e: object) -> list[A.Expr]:
-    if isinstance(e, A.BoolOp):
-        return list(e.values)
-    if isinstance(e, A.Not):
-        return [e.operand]
-    if isinstance(e, (A.Implies, A.Iff)):
-        return [e.left, e.right]
-    return []
 
 
 def check_names(spec: A.Spec, signatures: ModuleSig | None = None) -> list[Diagnostic]:

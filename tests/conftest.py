@@ -30,10 +30,13 @@ def _hypothesis_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(autouse=True)
 def _private_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch,
                    _hypothesis_home: Path) -> Path:
-    """Point ``EVALGAP_CACHE_DIR`` at a fresh temporary folder for each test."""
+    """Point ``EVALGAP_CACHE_DIR`` at a fresh temporary folder for each test, and the cache key at a session
+    file (never the user's ``~/.config/evalgap/cache.key``)."""
     cache = tmp_path_factory.mktemp("evalgap-cache")
     monkeypatch.setenv("EVALGAP_CACHE_DIR", str(cache))
     monkeypatch.setenv("EVALGAP_HYPOTHESIS_HOME", str(_hypothesis_home))
+    monkeypatch.setenv("EVALGAP_CACHE_KEY_FILE", str(_hypothesis_home.parent / "evalgap-cache-key" / "cache.key"))
+    monkeypatch.delenv("EVALGAP_SANDBOX_MODE", raising=False)
     monkeypatch.delenv("EVALGAP_PROFILE", raising=False)
     return cache
 

@@ -43,6 +43,12 @@ def g(n: int) -> int:
 HELPER = "def inc(n: int) -> int:\n    return n + 1\n"
 
 
+@pytest.fixture()
+def os_sandbox(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Run as under an OS sandbox (verified results are cached only then; see verifier/sandbox/mode.py)."""
+    monkeypatch.setenv("EVALGAP_SANDBOX_MODE", "os (test)")
+
+
 def _verdict(reason: str = "r") -> EngineVerdict:
     return EngineVerdict("crosshair", Verdict.REFUTED, reason, Budget(seconds=2.0, used_s=0.5, paths=3),
                          "f(1)", (("n", "1"),), 1.25, reproducer="assert f(1) == 1")
@@ -66,7 +72,7 @@ def test_roundtrip_and_corruption(tmp_path: Path) -> None:
     assert cache.get(key) == v
     entry = next(tmp_path.rglob(f"{key}.json"))
     data = json.loads(entry.read_text())
-    data["payload"]["verdict"] = "verified"  # tampered: checksum no longer matches
+    data["payload"]["verdict"] = "verified"  # tampered: the MAC no longer matches
     entry.write_text(json.dumps(data))
     assert cache.get(key) is None and cache.rejected == 1 and not entry.exists()
     cache.put(key, v)
@@ -110,7 +116,7 @@ def test_target_fingerprint_follows_dependencies(tmp_path: Path) -> None:
     assert target_fingerprint("no_such_module", paths, {"f"}) is None
 
 
-def test_rerun_answers_from_cache_and_rechecks_only_what_changed(tmp_path: Path) -> None:
+def test_rerun_answers_from_cache_and_rechecks_only_what_changed(tmp_path: Path, os_sandbox: None) -> None:
     spec = write_case(tmp_path, TARGET, SPEC_FG)
     (tmp_path / "helper_mod.py").write_text(HELPER)
     opts = dict(budget_s=2.0, jobs=1, engines=("crosshair",), cache=True, cache_dir=tmp_path / "cache")
@@ -130,7 +136,7 @@ def test_rerun_answers_from_cache_and_rechecks_only_what_changed(tmp_path: Path)
     assert not any(v.cached for r in fourth for v in r.verdicts)
 
 
-def test_concurrent_runs_and_leftovers_leave_a_usable_cache(tmp_path: Path) -> None:
+def test_concurrent_runs_and_leftovers_leave_a_usable_cache(tmp_path: Path, os_sandbox: None) -> None:
     spec = write_case(tmp_path, TARGET, SPEC_FG)
     (tmp_path / "helper_mod.py").write_text(HELPER)
     cache_dir = tmp_path / "cache"
@@ -152,7 +158,7 @@ def test_concurrent_runs_and_leftovers_leave_a_usable_cache(tmp_path: Path) -> N
 
 
 @pytest.mark.slow
-def test_run_killed_half_way_leaves_a_usable_cache(tmp_path: Path) -> None:
+def test_run_killed_half_way_leaves_a_usable_cache(tmp_path: Path, os_sandbox: None) -> None:
     import os
     import signal
     import subprocess

@@ -50,7 +50,8 @@ def test_emitted_reproducers_fail_on_broken_and_pass_on_fixed(tmp_path: Path) ->
 
 
 @pytest.mark.slow
-def test_cli_check_uses_cache_and_no_cache(tmp_path: Path) -> None:
+def test_cli_check_uses_cache_and_no_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("EVALGAP_SANDBOX_MODE", "os (test)")  # verified results are cached only then
     args = ["check", str(KVSTORE), "--budget", "1", "--engines", "crosshair", "--format", "json", "-j", "2"]
     first = CliRunner().invoke(cli, args)
     assert first.exit_code == 1, first.output

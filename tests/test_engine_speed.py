@@ -94,7 +94,8 @@ def test_a_fully_cached_check_imports_no_heavy_engine(tmp_path: Path) -> None:
     """Second run of the real command: verdicts, signatures and analysis from the cache, and none of z3,
     crosshair, hypothesis, icontract, rich, jinja2 imported (``python -X importtime``)."""
     spec = write_case(tmp_path / "c", "def f(n: int) -> int:\n    return n\n", SPEC_EX)
-    env = {**os.environ, "EVALGAP_CACHE_DIR": str(tmp_path / "cache")}
+    # as under an OS sandbox: under python-guard a verified result is never cached (docs/engine.md)
+    env = {**os.environ, "EVALGAP_CACHE_DIR": str(tmp_path / "cache"), "EVALGAP_SANDBOX_MODE": "os (test)"}
     code = "import sys; from evalgap.verifier.cli.main import main; sys.argv[0] = 'evalgap'; main()"
     args = ["check", str(spec), "--engines", "crosshair", "--budget", "2", "-f", "json"]
     first = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, env=env,

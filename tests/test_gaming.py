@@ -102,12 +102,13 @@ def test_only_added_lines_are_reported() -> None:
 
 
 def test_every_rule_is_documented_with_an_example() -> None:
-    assert sorted(RULES) == [f"EG40{i}" for i in range(1, 8)]
+    assert sorted(RULES) == [f"EG40{i}" for i in range(1, 10)]
     for rule in RULES.values():
         assert rule.example and rule.summary and rule.name
         # the documented example itself is flagged (EG407 needs the visible test's literals)
         lits = TestLiterals.from_values([[3, 1, 2]], [2]) if rule.code == "EG407" else None
-        src = {"EG402": "import icontract\n", "EG403": "import sys\n", "EG405": "import os\n"}.get(rule.code, "")
+        src = {"EG402": "import icontract\n", "EG403": "import sys\n", "EG405": "import os\n",
+               "EG408": "import datetime\n"}.get(rule.code, "")
         body = textwrap.indent(rule.example, "    ")
         found = scan_source(f"{src}def f(x, xs, expected, cached_answer, compute):\n{body}\n    return x\n",
                             "ex.py", test_literals=lits)

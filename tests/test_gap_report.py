@@ -45,7 +45,7 @@ def test_coverage_counts_and_smells() -> None:
     assert rep.coverage() == {"requirements": 7, "formalized": 6, "checked": 5, "ratio": round(6 / 7, 4)}
     assert rep.flag_counts() == {"tests-pass-but-refuted": 1, "tested-only": 1, "example-only": 1,
                                  "bounded-only": 2, "not-formalized": 1, "engines-disagree": 1,
-                                 "narrowed-domain": 2}
+                                 "narrowed-domain": 2, "bounded-proof": 0}
     assert set(rep.flag_counts()) == set(FLAGS)
     # R-2 "was never written", R-4 "is reported" (passives), R-5 "fast enough" + "etc."
     assert rep.smell_counts() == {"passive-no-actor": 2, "vague-term": 1, "open-ended": 1}
@@ -76,11 +76,11 @@ def test_fail_on_without_matches_is_ok() -> None:
 
 def test_conflict_finding_counts_as_refuted() -> None:
     from dataclasses import replace
-    rep = sample_report(spec_findings=(SpecFinding("EG301", "conflict", ("R-2", "R-3"), "R-2 and R-3 conflict"),))
+    rep = sample_report(spec_findings=(SpecFinding("EG301", "conflict", "", "function f", ("R-2", "R-3"), "R-2 and R-3 conflict"),))
     clean = replace(rep, requirements=(rep.requirements[1],))
     assert exit_code(clean) == EXIT_REFUTED
     assert exit_code(clean, ("unknown",)) == EXIT_OK
-    vac = replace(clean, spec_findings=(SpecFinding("EG302", "vacuous", ("R-2",), "vacuous"),))
+    vac = replace(clean, spec_findings=(SpecFinding("EG302", "vacuous", "", "function f", ("R-2",), "vacuous"),))
     assert exit_code(vac) == EXIT_OK
 
 
@@ -90,32 +90,22 @@ def test_parse_fail_on_rejects(bad: str) -> None:
         parse_fail_on(bad)
 
 
-def test_spec_findings_from_other_shapes() -> None:
-    """The Z3 analysis (another module) may name fields differently; the adapter maps them."""
-    from dataclasses import dataclass
-
+def test_one_findings_model_from_the_analysis_to_the_report() -> None:
+    """The Z3 analysis and the gap report share one record: the report takes the analysis's findings as
+    they are, and the derived ``detail`` and ``level`` read the same in every renderer."""
+    from evalgap.verifier.analysis.spec_findings import AnalysisReport
+    from evalgap.verifier.analysis.spec_findings import SpecFinding as AnalysisFinding
     from evalgap.verifier.report.gap import spec_findings_from
 
-    @dataclass(frozen=True)
-    class Other:
-        code: str
-        kind: str
-        severity: str
-        requirements: tuple[str, ...]
-        message: str
-        details: tuple[str, ...] = ()
-        witness: str | None = None
-
-    @dataclass(frozen=True)
-    class Analysis:
-        findings: tuple[Other, ...]
-
-    got = spec_findings_from(Analysis((Other("EG301", "conflict", "error", ("A", "B"), "A and B conflict",
-                                             ("A: x > 0", "B: x < 0")),
-                                       Other("EG307", "witness", "warning", ("C",), "weak spec", (),
-                                             "sort([3, 1]) -> []"))))
-    assert got == (SpecFinding("EG301", "conflict", ("A", "B"), "A and B conflict", "A: x > 0\nB: x < 0", "error"),
-                   SpecFinding("EG307", "witness", ("C",), "weak spec", "witness: sort([3, 1]) -> []", "warning"))
+    assert AnalysisFinding is SpecFinding
+    conflict = SpecFinding("EG301", "conflict", "error", "function f", ("A", "B"), "A and B conflict",
+                           ("A: x > 0", "B: x < 0"))
+    witness = SpecFinding("EG307", "witness", "warning", "function sort", ("C",), "weak spec", (),
+                          "sort([3, 1]) -> []")
+    got = spec_findings_from(AnalysisReport("s", "s.req", (conflict, witness), 5.0, 0.1))
+    assert got == (conflict, witness)
+    assert [f.detail for f in got] == ["A: x > 0\nB: x < 0", "witness: sort([3, 1]) -> []"]
+    assert [f.requirement_ids for f in got] == [("A", "B"), ("C",)]
     assert spec_findings_from(None) == ()
     assert [f.level for f in got] == ["error", "warning"]
-    assert SpecFinding("EG305", "unrealizable", ("D",), "m").level == "error"
+    assert SpecFinding("EG305", "unrealizable", "", "function d", ("D",), "m").level == "error"

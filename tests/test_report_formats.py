@@ -40,8 +40,8 @@ def report(tmp_path: Path):  # type: ignore[no-untyped-def]
     target.write_text(TARGET, encoding="utf-8")
     spec = tmp_path / "demo.req"
     spec.write_text("# demo\n", encoding="utf-8")
-    return sample_report(spec_findings=(SpecFinding("EG301", "conflict", ("R-2", "R-3"), "R-2 and R-3 conflict",
-                                                    "unsat core: R-2, R-3"),),
+    return sample_report(spec_findings=(SpecFinding("EG301", "conflict", "", "function f", ("R-2", "R-3"),
+                                                    "R-2 and R-3 conflict", ("unsat core: R-2, R-3",)),),
                          target_file=str(target), spec_file=str(spec))
 
 
@@ -49,7 +49,7 @@ def report(tmp_path: Path):  # type: ignore[no-untyped-def]
 def test_json_validates_against_shipped_schema(report) -> None:  # type: ignore[no-untyped-def]
     data = json.loads(render(report, "json"))
     assert validate_report(data) == []
-    assert data["schema_version"] == "1.1"
+    assert data["schema_version"] == "1.2"
     assert data["coverage"]["formalized"] == 6
     assert data["requirements"][0]["flags"] == ["tests-pass-but-refuted"]
     assert data["spec_findings"][0]["requirement_ids"] == ["R-2", "R-3"]

@@ -306,3 +306,15 @@ def test_nl2postcond_import_on_shared_data(shared_data: Path, tmp_path: Path) ->
     check_structure(parse(text))
     n_req = text.count("requirement NL2P-0-")
     assert n_req + sum(1 for t, _, _ in imp.skipped if t == "HumanEval/0") == 10  # 10 responses per task
+
+
+def test_tests_evaluator_sees_the_programs_own_helpers_as_humaneval_does() -> None:
+    """HumanEval/32's tests call `poly`, a helper the program defines: HumanEval's own harness runs program and
+    tests in one namespace, so the `tests` evaluator must accept the program."""
+    tests = "def check(candidate):\n    assert poly([1, 2], 3) == 7\n    assert candidate([1, 2]) == 7\n"
+    task = Task("toy/poly", "at3", "p", prompt=REF, reference="def at3(xs):\n    return poly(xs, 3)\n",
+                tests=tests, ground_truth_inputs=json.dumps([[[1, 2]]]), param_types=(("xs", "list[int]"),))
+    prog = "def poly(xs, x):\n    return sum(c * x ** i for i, c in enumerate(xs))\n\n" \
+           "def at3(xs):\n    return poly(xs, 3)\n"
+    got = evaluate("tests", task, Candidate("p", task.task_id, "toy", prog), SETTINGS)
+    assert got.verdict is Verdict.NO_COUNTEREXAMPLE, got.reason

@@ -8,7 +8,8 @@ import json
 import pytest
 from report_fixtures import REPO
 
-from evalgap.verifier.analysis.smells import SMELL_CODES, find_smells, split_sentences
+from evalgap.translators.prose_split import sentence_spans as split_sentences
+from evalgap.verifier.analysis.smells import SMELL_CODES, find_smells
 
 
 @pytest.mark.parametrize(("prose", "code", "phrase"), [

@@ -14,7 +14,7 @@ from egtest import run_cli
 def _check(tmp_path: Path, code: str, spec: str, *extra: str) -> tuple[int, dict[str, Any]]:
     (tmp_path / "target_mod.py").write_text(textwrap.dedent(code), encoding="utf-8")
     (tmp_path / "s.req").write_text("spec s\n  target: target_mod.py\n" + textwrap.dedent(spec), encoding="utf-8")
-    res = run_cli("check", str(tmp_path / "s.req"), "--format", "json", "--budget", "2", "-j", "2", *extra)
+    res = run_cli("check", str(tmp_path / "s.req"), "--format", "json", "--budget", "2", "-j", "2", "-q", *extra)
     assert res.stderr == "" or res.exit_code == 2, res.stderr
     return res.exit_code, res.json()
 
@@ -164,8 +164,11 @@ function ok(n: int) -> int
     assert _req(rep, "C-1")["verdict"] == "unknown"
     reason = _req(rep, "C-1")["verdicts"][0]["reason"]
     assert reason.startswith(("crash", "blocked side effect")) and ("os._exit" in reason or "crash" in reason)
-    assert _req(rep, "C-2")["verdict"] == "verified"
-    assert code == 3
+    assert _req(rep, "C-2")["verdict"] == "verified"  # the finding is in quit_early, which ok() does not reach
+    # `os._exit` in library code is also a gaming finding (EG403, check's gaming scan, issue 18): exit 1
+    assert [(f["code"], f["requirement_ids"]) for f in rep["spec_findings"] if f["kind"] == "gaming"] == [
+        ("EG403", ["C-1"])]
+    assert code == 1
 
 
 def test_missing_target_name_is_a_spec_error_not_a_refutation(tmp_path: Path) -> None:
@@ -185,7 +188,7 @@ requirement E-1 "Examples."
 requirement I-1 "It is pleasant to use."
   informal vague "no measurable criterion"
 """)
-    assert rep["schema_version"] == "1.1"
+    assert rep["schema_version"] == "1.2"
     assert set(rep) >= {"schema_version", "spec", "target", "summary", "requirements"}
     assert rep["spec"]["name"] == "s"
     for r in rep["requirements"]:

@@ -17,10 +17,22 @@ from evalgap.specs_lang.lower import applicable_assumptions, domain_conditions, 
 from evalgap.translators.pyexpr import collect_old, to_python
 
 __all__ = ["Writer", "Domain", "desc", "type_names", "safe", "domain_for", "emit_condition", "snapshots",
-           "exceptional_body"]
+           "exceptional_body", "TYPING_NAMES", "typing_import_line"]
 
-_TYPING_NAMES = {"Any", "Optional", "Union", "List", "Dict", "Set", "Tuple", "FrozenSet", "Sequence", "Mapping",
-                 "Iterable", "Collection"}
+#: The typing names a spec's or a target's annotations may use; the harness header imports every one of them
+#: (one list: a name treated as a typing name but not imported made every requirement ``unknown (NameError)``).
+TYPING_NAMES = frozenset({"Any", "Optional", "Union", "List", "Dict", "Set", "Tuple", "FrozenSet", "Sequence",
+                          "Mapping", "Iterable", "Collection", "Callable", "Iterator", "Type", "Literal",
+                          "MutableMapping", "MutableSequence", "MutableSet", "AbstractSet", "Hashable", "Deque",
+                          "DefaultDict", "Counter", "OrderedDict", "NamedTuple", "TypeVar", "Generic"})
+_TYPING_NAMES = TYPING_NAMES
+
+
+def typing_import_line() -> str:
+    """The harness header's ``from typing import ...`` line: every name of :data:`TYPING_NAMES`."""
+    return f"from typing import {', '.join(sorted(TYPING_NAMES))}"
+
+
 _BUILTINS = set(dir(builtins)) | {"math", "copy", "OLD"}
 #: Names the harness itself defines before it binds the target's names (binding one would clobber it), and
 #: the bound variables of lowered narrowings (``_eg_e0``, ``_eg_c1``, ``_eg_k0``; see specs_lang/lower.py).
@@ -36,6 +48,8 @@ class Writer:
     def __init__(self, local_names: set[str] | None = None, declared: set[str] | None = None) -> None:
         self.lines: list[str] = []
         self.target_names: set[str] = set()
+        #: typing names the spec reads: bound to the target's own definition when it has one, else typing's
+        self.typing_used: set[str] = set()
         self.local_names: set[str] = set(local_names or ())
         #: the spec's declared functions and classes: the target's even when a builtin has the name (a target
         #: ``def sum(a, b)`` shadows the builtin in its module, and so in the harness)
@@ -52,6 +66,8 @@ class Writer:
         for n in names:
             if n in self.declared and n not in self.local_names:
                 self.target_names.add(n)
+            elif n in TYPING_NAMES and n not in self.local_names:
+                self.typing_used.add(n)
             elif (n not in _BUILTINS and n not in _TYPING_NAMES and not keyword.iskeyword(n)
                     and n not in self.local_names and n not in _HARNESS_NAMES and not _LOWERED_VAR.fullmatch(n)):
                 self.target_names.add(n)

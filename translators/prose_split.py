@@ -24,7 +24,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["ProseExample", "Sentence", "split_sentences", "extract_examples", "parse_literal",
+__all__ = ["ProseExample", "Sentence", "split_sentences", "sentence_spans", "extract_examples", "parse_literal",
            "segment_text", "HEADER_ONLY"]
 
 #: Text that is only an example header (kept in the example's prose, not a sentence of its own).
@@ -203,18 +203,32 @@ def _doctests(lines: list[str], func: str) -> tuple[list[ProseExample], list[str
     return examples, keep
 
 
-def _sentences_of(paragraph: str) -> list[str]:
-    parts: list[str] = []
+def sentence_spans(text: str) -> list[tuple[int, int]]:
+    """The one sentence splitter of evalgap (authoring and requirement smells): spans ``(start, end)`` of the
+    sentences of ``text`` (end exclusive, leading white space skipped). A sentence ends at ``. ! ?`` followed
+    by white space and a capital, a digit, a quote or a bracket, or at the end of the text; not after a
+    common abbreviation (e.g., i.e., etc., vs., ...) nor inside a decimal number."""
+    spans: list[tuple[int, int]] = []
     start = 0
-    for m in re.finditer(r"[.!?](?=\s+[\"'(\[A-Z0-9])|[.!?]$", paragraph):
-        chunk = paragraph[start:m.end()]
-        if _ABBREV.search(chunk.rstrip()) or re.search(r"\d\.$", chunk) and m.end() < len(paragraph) \
-                and paragraph[m.end():m.end() + 1].isdigit():
+    for m in re.finditer(r"[.!?](?=\s+[\"'(\[A-Z0-9])|[.!?]$", text):
+        chunk = text[start:m.end()]
+        if _ABBREV.search(chunk.rstrip()) or re.search(r"\d\.$", chunk) and m.end() < len(text) \
+                and text[m.end():m.end() + 1].isdigit():
             continue
-        parts.append(chunk)
+        spans.append((start, m.end()))
         start = m.end()
-    parts.append(paragraph[start:])
-    return [" ".join(p.split()) for p in parts if p.strip()]
+    spans.append((start, len(text)))
+    out = []
+    for s, e in spans:
+        while s < e and text[s].isspace():
+            s += 1
+        if text[s:e].strip():
+            out.append((s, e))
+    return out
+
+
+def _sentences_of(paragraph: str) -> list[str]:
+    return [" ".join(paragraph[s:e].split()) for s, e in sentence_spans(paragraph)]
 
 
 def segment_text(text: str, func: str | None = None) -> tuple[list[Sentence], list[ProseExample], list[str]]:

@@ -30,7 +30,7 @@ from evalgap.specs_lang import ast as A
 from evalgap.specs_lang.lower import free_names, inline_lets
 from evalgap.translators.errors import TranslationError, UnsupportedConstruct
 from evalgap.translators.harness_writer import (Domain, Writer, desc, domain_for, emit_condition,
-                                                exceptional_body, safe, snapshots, type_names)
+                                                exceptional_body, safe, snapshots, type_names, typing_import_line)
 from evalgap.translators.pyexpr import collect_old, to_python
 
 __all__ = ["Obligation", "Harness", "build_harness", "HARNESS_ROLE_KINDS", "scenario_statements",
@@ -57,6 +57,8 @@ class Obligation:
             verdict: precondition requirement IDs, ``assume`` IDs and narrowed parameters
             (``n: int in 0..1000``).
         reason: for ``unsupported``, why (the construct), for ``informal``, the category and reason.
+        bounds: limits of the harness itself that a passing verdict holds only within (a class
+            invariant's call-sequence length); the report lists them as the verdict's ``bounds``.
     """
 
     req_id: str
@@ -68,6 +70,7 @@ class Obligation:
     preconditions: tuple[str, ...] = ()
     reason: str = ""
     check_spans: tuple[A.Span, ...] = ()
+    bounds: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -436,7 +439,7 @@ def build_harness(spec: A.Spec, target_module: str, harness_module: str = "evalg
         "import dataclasses",
         "import importlib",
         "import math",
-        "from typing import Any, Dict, FrozenSet, List, Mapping, Optional, Sequence, Set, Tuple, Union",
+        typing_import_line(),
         "",
         "import icontract",
         "",
@@ -461,5 +464,7 @@ def build_harness(spec: A.Spec, target_module: str, harness_module: str = "evalg
     ]
     for name in sorted(body.target_names):
         head.append(f"{name} = getattr(_eg_target, {name!r}, _EgMissing({name!r}))")
+    for name in sorted(body.typing_used - body.target_names):  # the target's own `Counter` wins over typing's
+        head.append(f"{name} = getattr(_eg_target, {name!r}, {name})")
     source = "\n".join(head + helpers + STUB_RUNTIME + body.lines) + "\n"
     return Harness(harness_module, source, target_module, tuple(obligations))

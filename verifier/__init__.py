@@ -9,7 +9,8 @@ this package holds their machinery, one sub-package per feature, data flowing on
 ``findings``       the result model: verdicts, engine verdicts, requirement results (frozen data)
 ``events``         progress events handed to ``on_event`` callbacks
 ``errors``         the package's exception root, :class:`~evalgap.verifier.errors.VerifierError`
-``cache``          the on-disk result cache
+``cache``          the on-disk result cache: keys (what a verdict depends on) and the rules of what is stored
+``cachestore``     the cache's store: entries authenticated with the per-user key (HMAC), verdict records
 ``sandbox/``       worker processes: the registry of worker kinds, limits, fork servers, the guard
 ``engines/``       CrossHair, Hypothesis and replay: obligations in, engine verdicts out
 ``analysis/``      static analysis: Z3 over the spec, requirement smells, the gaming scan of code

@@ -9,17 +9,30 @@ A key (SHA-256, hex) covers everything a verdict depends on (:func:`entry_key`):
 * the requirement: its harness code (conditions, scenario body, applied preconditions) and obligation;
 * the target's source that the requirement can reach (:func:`target_fingerprint`): the module's
   top-level statements that are not definitions (imports, assignments with effects), the definitions
-  the requirement names and, transitively, the definitions those name; and the whole text of every
-  module of the project (found on the target's search path) that the module imports, transitively.
-  A change to one function therefore re-checks only the requirements whose closure contains it;
+  the requirement names and, transitively, the definitions those name (the whole module when one of them
+  looks names up at run time: ``globals()``, ``getattr``, ``eval`` ..., see :data:`DYNAMIC_LOOKUPS`); and the
+  whole text of every module of the project (found on the target's search path) that the module imports,
+  transitively. A change to one function therefore re-checks only the requirements whose closure contains it;
 * the engine, its budget (CPU seconds, examples, seed, memory limit) and the versions of Python,
   crosshair-tool, z3-solver, hypothesis and icontract.
 
+Beyond the key, an entry records the **run-time inputs** of the verdict (:mod:`evalgap.verifier.sandbox.record`):
+the project files the workers saw the target open or import that the static key does not cover (a data
+file, a module loaded by ``importlib.import_module``), each with its SHA-256; a read entry whose files changed
+is stale (deleted, re-checked). A run whose inputs cannot be enumerated (a file outside the project, a
+module loaded with a computed name, the clock) is not stored.
+
+Trust: only the parent process writes entries (workers only send results back). Every entry carries an
+HMAC-SHA256 over its key, payload and inputs with the user's key (:mod:`evalgap.verifier.cachekey`, a file
+outside the cache that workers cannot read), and entries live in a folder per key (``v{FORMAT}/KEYID/``).
+An entry that is not UTF-8, does not parse, or whose key or MAC does not match is deleted and rebuilt:
+never trusted, never a crash. Under ``sandbox: python-guard`` (:func:`evalgap.verifier.sandbox.mode.sandbox_mode`:
+no OS isolation, so a target could reach the key) no ``verified`` is stored or served.
+
 Robustness: an entry is one JSON file written to a temporary name and renamed into place
 (``os.replace``, atomic on POSIX), so two runs sharing a cache, or a run killed half-way, never leave a
-half-written entry under a real name. Every entry repeats its key and a SHA-256 of its payload; an entry
-that does not parse or whose checksum or key does not match is ignored, deleted and rebuilt (never
-trusted). Only verdicts that do not depend on the machine's load are stored (see :func:`cacheable`).
+half-written entry under a real name. Only verdicts that do not depend on the machine's load are stored
+(see :func:`cacheable`).
 """
 
 from __future__ import annotations
@@ -32,19 +45,22 @@ import json
 import os
 import re
 import sys
-import tempfile
-from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from evalgap.verifier.findings import Budget, EngineVerdict, Verdict
+from evalgap.verifier.cachestore import FORMAT, CacheInfo, ResultCache, verdict_from_dict, verdict_to_dict
+from evalgap.verifier.findings import EngineVerdict, Verdict
 
 __all__ = ["ResultCache", "default_cache_dir", "entry_key", "target_fingerprint", "cacheable",
            "verdict_to_dict", "verdict_from_dict", "evalgap_fingerprint", "FORMAT", "aux_key",
-           "module_closure_fingerprint", "dist_version"]
+           "module_closure_fingerprint", "dist_version", "static_files", "DYNAMIC_LOOKUPS", "CacheInfo"]
 
-#: Version of the entry format; part of every key and of the folder name.
-FORMAT = 1
+
+#: Names that look a definition up at run time (so the closure of named definitions may miss it): a
+#: reached definition using one makes the fingerprint cover the whole module.
+DYNAMIC_LOOKUPS = frozenset({"globals", "locals", "vars", "getattr", "eval", "exec", "compile", "__dict__",
+                             "__globals__", "f_globals", "_getframe", "currentframe", "modules", "__import__",
+                             "import_module", "__builtins__", "inspect", "attrgetter", "methodcaller"})
 
 _TOOLS = ("crosshair-tool", "z3-solver", "hypothesis", "icontract")
 #: ``unknown`` reasons that follow from the code and spec alone (so may be cached); others (timeouts,
@@ -218,6 +234,8 @@ def target_fingerprint(module: str, paths: tuple[str, ...], names: set[str]) -> 
         todo += refs[name]
     h = hashlib.sha256(f"module={module}".encode())
     h.update(always_dump.encode())
+    if any(names_in(seg) & DYNAMIC_LOOKUPS for name in reached for seg in segments[name]):
+        h.update(b"\0whole module\0" + text.encode("utf-8", "surrogateescape"))  # a run-time name lookup
     for name in sorted(reached):
         for seg in segments[name]:
             h.update(f"\0def {name}\0".encode())
@@ -332,103 +350,16 @@ def cacheable(v: EngineVerdict) -> bool:
     return v.reason.startswith(_STABLE_UNKNOWN)
 
 
-def verdict_to_dict(v: EngineVerdict) -> dict[str, Any]:
-    """JSON-ready form of an :class:`EngineVerdict` (inverse: :func:`verdict_from_dict`)."""
-    d = asdict(v)
-    d["verdict"] = v.verdict.value
-    d["args"] = [list(a) for a in v.args]
-    return d
+def static_files(module: str, paths: tuple[str, ...]) -> list[str]:
+    """The files whose text the static key already covers: the target module's and those of the project
+    modules it imports, transitively (the run-time record does not repeat them)."""
+    out: list[str] = []
+    seen: dict[str, bytes] = {}
+    _project_closure(module, paths, seen)
+    for name in seen:
+        f = _module_file(name, paths)
+        if f is not None:
+            out.append(str(f))
+    return out
 
 
-def verdict_from_dict(d: dict[str, Any]) -> EngineVerdict:
-    """Rebuild an :class:`EngineVerdict`; raises KeyError/TypeError/ValueError on a malformed dict."""
-    fields = dict(d)
-    fields["verdict"] = Verdict(fields["verdict"])
-    fields["budget"] = Budget(**fields["budget"])
-    fields["args"] = tuple((str(a), str(b)) for a, b in fields["args"])
-    fields["assumptions"] = tuple(str(a) for a in fields.get("assumptions", ()))
-    return EngineVerdict(**fields)
-
-
-class ResultCache:
-    """A folder of cache entries (one JSON file per key).
-
-    Args:
-        folder: the cache folder (created on first write); entries live in ``folder/v{FORMAT}/``.
-    """
-
-    def __init__(self, folder: Path) -> None:
-        self.folder = Path(folder) / f"v{FORMAT}"
-        self.hits = 0
-        self.misses = 0
-        self.rejected = 0
-
-    def _path(self, key: str) -> Path:
-        return self.folder / key[:2] / f"{key}.json"
-
-    def get(self, key: str) -> EngineVerdict | None:
-        """The stored verdict for ``key``, or None (missing, unreadable, corrupt: a corrupt one is deleted)."""
-        payload = self.get_payload(key)
-        if payload is None:
-            return None
-        try:
-            return verdict_from_dict(payload)
-        except (ValueError, KeyError, TypeError, AttributeError):
-            self.hits -= 1  # counted by get_payload, but not a usable verdict
-            self._reject(key)
-            return None
-
-    def _reject(self, key: str) -> None:
-        self.rejected += 1
-        self.misses += 1
-        try:
-            self._path(key).unlink()
-        except OSError:
-            pass
-
-    def get_payload(self, key: str) -> Any:
-        """The JSON payload stored for ``key`` (a verdict, a target's signatures, an analysis report), or
-        None when it is missing, unreadable, or corrupt (a corrupt entry is deleted: never trusted)."""
-        path = self._path(key)
-        try:
-            raw = path.read_text(encoding="utf-8")
-        except OSError:
-            self.misses += 1
-            return None
-        try:
-            entry = json.loads(raw)
-            body = json.dumps(entry["payload"], sort_keys=True)
-            if entry.get("key") != key or entry.get("sha256") != hashlib.sha256(body.encode()).hexdigest():
-                raise ValueError("checksum or key mismatch")
-            self.hits += 1
-            return entry["payload"]
-        except (ValueError, KeyError, TypeError, AttributeError):
-            self._reject(key)
-            return None
-
-    def contains(self, key: str | None) -> bool:
-        """Whether an entry file exists for ``key`` (not validated: :meth:`get` does that)."""
-        return key is not None and self._path(key).is_file()
-
-    def put(self, key: str, verdict: EngineVerdict) -> None:
-        """Store ``verdict`` under ``key`` atomically; failures to write (read-only disk) are ignored."""
-        self.put_payload(key, verdict_to_dict(verdict))
-
-    def put_payload(self, key: str, payload: Any) -> None:
-        """Store a JSON-serializable ``payload`` under ``key`` atomically (temporary file, then
-        ``os.replace``); failures to write (read-only disk) are ignored."""
-        body = json.dumps(payload, sort_keys=True)
-        entry = {"key": key, "sha256": hashlib.sha256(body.encode()).hexdigest(), "payload": payload}
-        path = self._path(key)
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".json", dir=path.parent)
-            try:
-                with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                    json.dump(entry, fh)
-                os.replace(tmp, path)
-            except BaseException:
-                Path(tmp).unlink(missing_ok=True)
-                raise
-        except OSError:
-            pass

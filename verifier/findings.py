@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 __all__ = ["Verdict", "Budget", "EngineVerdict", "RequirementResult", "worst", "UNKNOWN_REASONS", "SpecFinding",
-           "Smell", "TestEvidence"]
+           "Smell", "TestEvidence", "domain_bounds"]
 
 
 class Verdict(str, Enum):
@@ -37,8 +37,16 @@ _SEVERITY = {Verdict.VERIFIED: 0, Verdict.NO_COUNTEREXAMPLE: 1, Verdict.UNKNOWN:
 UNKNOWN_REASONS = (
     "budget exhausted", "timeout", "vacuous precondition", "spec error", "import error", "unsupported",
     "nondeterminism", "not reproduced", "precondition violated by counterexample", "crash", "engine error",
-    "memory limit", "blocked side effect", "too much filtering",
+    "memory limit", "blocked side effect", "too much filtering", "tampered", "gaming suspected",
+    "depends on the hash seed",
 )
+
+
+def domain_bounds(narrowed_by: tuple[str, ...]) -> list[str]:
+    """The entries of a requirement's ``narrowed_by`` that bound its domain: the narrowed parameter types
+    (``name: type ...``, as :func:`evalgap.specs_lang.lower.narrowing_text` writes them), not the IDs of
+    assumptions and precondition requirements (which are logical preconditions, not bounds)."""
+    return [n for n in narrowed_by if ": " in n]
 
 
 def worst(verdicts: list[Verdict]) -> Verdict | None:
@@ -62,6 +70,8 @@ class Budget:
         examples: concrete examples run (for examples and replays; for Hypothesis, valid examples).
         rejected: Hypothesis examples rejected by ``assume()`` (preconditions), for the filter rate.
         seed: the Hypothesis seed of a research run (None: derandomized, the seed is fixed by the test).
+        hash_seeds: the ``PYTHONHASHSEED`` of each run the verdict rests on (CrossHair: the first run and,
+            for ``verified``, the second; Hypothesis: its run), chosen at random per process.
     """
 
     seconds: float | None = None
@@ -70,6 +80,10 @@ class Budget:
     examples: int | None = None
     rejected: int | None = None
     seed: int | None = None
+    hash_seeds: tuple[int, ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "hash_seeds", tuple(int(s) for s in self.hash_seeds))
 
     def describe(self) -> str:
         """``"10.0 s budget, 3.2 s used, 14 paths"``-style text."""
@@ -88,6 +102,8 @@ class Budget:
                          "filtered)")
         if self.seed is not None:
             parts.append(f"seed {self.seed}")
+        if self.hash_seeds:
+            parts.append(f"PYTHONHASHSEED {', '.join(map(str, self.hash_seeds))}")
         return ", ".join(parts)
 
 
@@ -110,6 +126,10 @@ class EngineVerdict:
             target (see :mod:`evalgap.verifier.report.emit_tests`).
         cached: True when this verdict was answered from the result cache (``elapsed_s`` is then the
             original run's).
+        bounds: what made this verdict bounded beyond the spec's own domain: limits of the harness or the
+            engine (``"call sequence: at most 3 method calls after construction"`` for a class invariant;
+            collection sizes, numeric ranges, string alphabets). A ``verified`` with bounds is a bounded
+            proof (the ``bounded-proof`` flag); it holds only within them. See docs/verdicts.md.
     """
 
     engine: str
@@ -122,6 +142,7 @@ class EngineVerdict:
     reproducer: str | None = None
     cached: bool = False
     assumptions: tuple[str, ...] = ()
+    bounds: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -175,6 +196,20 @@ class RequirementResult:
         return None
 
     @property
+    def bounds(self) -> tuple[str, ...]:
+        """What the overall verdict is bounded by, in order, without repeats: the ``bounds`` of the engine
+        verdicts that pass (``verified``, ``no-counterexample``), then the narrowed parameter types among
+        ``narrowed_by`` (``n: int in 0..1000``: a numeric range, size or alphabet the spec or an import
+        put on the domain; assumption and precondition IDs are not bounds). Empty for a refuted,
+        unknown or not-formalized requirement (a counterexample is not weakened by a bound)."""
+        if self.verdict not in (Verdict.VERIFIED, Verdict.NO_COUNTEREXAMPLE):
+            return ()
+        out = [b for v in self.verdicts if v.verdict in (Verdict.VERIFIED, Verdict.NO_COUNTEREXAMPLE)
+               for b in v.bounds]
+        out += domain_bounds(self.narrowed_by)
+        return tuple(dict.fromkeys(out))
+
+    @property
     def counterexample(self) -> str | None:
         """The first refuting engine's counterexample, if any."""
         for v in self.verdicts:
@@ -185,26 +220,46 @@ class RequirementResult:
 
 @dataclass(frozen=True)
 class SpecFinding:
-    """A finding about the spec itself (not a verdict about code), e.g. from the Z3 analysis.
+    """A finding about the spec itself (not a verdict about code): the one model for the Z3 analysis
+    (:mod:`evalgap.verifier.analysis`), ``check-config`` and the gap report's ``spec_findings``.
 
     Attributes:
-        code: the diagnostic code (``EG3xx``, see docs/verdicts.md).
-        kind: ``conflict`` (an unsat core of requirements), ``vacuous``, ``redundant``, ``witness``
-            (a weak-spec witness: trivial or clearly wrong behaviour the spec admits), ``consistent``, ...
-            A ``conflict`` counts like a refutation for the exit code.
-        requirement_ids: the requirements involved (an unsat core, the vacuous one, ...).
-        message: one line for people.
-        detail: more text (a model, the witness values); may be empty.
+        code: an ``EG3xx`` code (docs/analysis.md, docs/diagnostics.md).
+        kind: ``conflict`` (an unsat core of requirements), ``vacuous``, ``redundant``, ``witness`` (a
+            weak-spec witness: trivial or clearly wrong behaviour the spec admits), ``consistent``,
+            ``unrealizable``, ``violation``, ``repair``, ``unknown``, ...
         severity: ``error`` (exit code 1 like a refutation: a conflict, an unrealizable contract, a config
-            violation), ``warning``, ``info`` or ``unknown``; empty means derived from ``kind``.
+            violation), ``warning``, ``info`` or ``unknown``; empty means derived from ``kind`` (:attr:`level`).
+        scope: what was analysed (``function sort_list``, ``config retention``).
+        requirements: the requirement IDs involved (for a conflict: the minimal core, in source order).
+        message: one line for people.
+        details: further lines (the prose of each requirement in a core, the model, ...).
+        witness: a concrete call or assignment (``sort_list([3, 1]) -> []``), when there is one.
+        elapsed_s: solver wall-clock seconds.
     """
 
     code: str
     kind: str
-    requirement_ids: tuple[str, ...]
+    severity: str
+    scope: str
+    requirements: tuple[str, ...]
     message: str
-    detail: str = ""
-    severity: str = ""
+    details: tuple[str, ...] = ()
+    witness: str | None = None
+    elapsed_s: float = 0.0
+
+    @property
+    def requirement_ids(self) -> tuple[str, ...]:
+        """The requirements involved (the same as :attr:`requirements`)."""
+        return self.requirements
+
+    @property
+    def detail(self) -> str:
+        """:attr:`details` as lines, then ``witness: ...`` when there is a witness; may be empty."""
+        text = "\n".join(self.details)
+        if self.witness:
+            text = f"{text}\nwitness: {self.witness}"
+        return text.strip()
 
     @property
     def level(self) -> str:

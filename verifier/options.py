@@ -14,7 +14,8 @@ pyproject.toml read is the first one found in the spec's folder or its parents.
 
 Keys of ``[tool.evalgap]``: ``budget`` (CPU seconds), ``jobs``, ``engines`` (list or comma-separated string of
 ``crosshair``, ``hypothesis``), ``hypothesis_examples``, ``seed`` (Hypothesis seed for research runs;
-absent: derandomized), ``cache`` (bool), ``profile``. An unknown key or a value of the wrong type is a
+absent: derandomized), ``cache`` (bool), ``profile``, ``specs`` (list of ``.req`` paths or globs the pytest plugin
+collects; see docs/pytest.md; no effect on the settings). An unknown key or a value of the wrong type is a
 usage error (exit 2).
 """
 
@@ -46,7 +47,7 @@ _DEFAULTS: dict[str, Any] = {"budget": DEFAULT_BUDGET_S, "jobs": None, "engines"
                              "hypothesis_examples": 200, "seed": None, "cache": True}
 _TYPES: dict[str, tuple[type, ...]] = {"budget": (int, float), "jobs": (int,), "engines": (str, list),
                                        "hypothesis_examples": (int,), "seed": (int,), "cache": (bool,),
-                                       "profile": (str,)}
+                                       "profile": (str,), "specs": (list,)}
 
 
 def default_jobs() -> int:
@@ -157,7 +158,7 @@ def resolve_settings(cli: Mapping[str, Any], start: Path, env: Mapping[str, str]
     pyproject = find_pyproject(start)
     layers: list[tuple[str, dict[str, Any]]] = [("default", dict(_DEFAULTS))]
     pp = _pyproject_layer(pyproject)
-    layers.append(("pyproject.toml", {k: v for k, v in pp.items() if k != "profile"}))
+    layers.append(("pyproject.toml", {k: v for k, v in pp.items() if k not in ("profile", "specs")}))
     given = [(cli.get("profile"), "--profile"), (env.get("EVALGAP_PROFILE"), "EVALGAP_PROFILE"),
              (pp.get("profile"), f"{pyproject}: [tool.evalgap] profile")]
     profile, origin = next(((p, o) for p, o in given if p), (None, ""))

@@ -16,6 +16,12 @@ gate.
 | EG405 | probes-test-environment     | ``if os.environ.get("PYTEST_CURRENT_TEST"): ...``           |
 | EG406 | reads-tests-or-specs        | ``open("tests/test_refunds.py").read()``                    |
 | EG407 | special-cases-test-literals | ``if xs == [3, 1, 2]: return 2`` where a visible test asserts ``f([3, 1, 2]) == 2`` |
+| EG408 | clock-dependent             | ``if datetime.date.today().year >= 2027: return wrong``     |
+| EG409 | hidden-call-counter         | ``global _calls; _calls += 1; if _calls >= 1000: ...``       |
+
+EG401 and EG405 also cover probes of the checking environment (issue 18): ``sys.gettrace()``, caller-frame
+inspection, ``resource.getrlimit``, ``PYTHONHASHSEED``/``EVALGAP_*`` variables, the working folder's or home
+folder's name, and a computed name looked up in ``sys.modules`` (:mod:`evalgap.verifier.analysis.gaming_probes`).
 
 A finding is silenced by a comment on its line that names the code and gives a reason::
 
@@ -78,6 +84,14 @@ RULES: dict[str, Rule] = {r.code: r for r in (
          "compares against, or looks up, a constant equal to a visible test's input (non-trivial: not "
          "-1..2, empty, None or a boolean), i.e. hard-codes the tests' cases",
          "if xs == [3, 1, 2]:\n    return 2   # the visible test asserts median([3, 1, 2]) == 2"),
+    Rule("EG408", "clock-dependent",
+         "compares the date or time of day (datetime.now/today, date.today, time.time, time.localtime) with a "
+         "constant: behaviour that changes on a date (a time bomb) is not checked by any run before that date",
+         "if datetime.date.today().year >= 2027:\n    return x"),
+    Rule("EG409", "hidden-call-counter",
+         "keeps a module-level counter of its calls and compares it with a constant: behaviour that changes "
+         "after N calls is invisible to a check that makes fewer",
+         "global _calls\n_calls += 1\nif _calls >= 1000:\n    return x"),
 )}
 
 #: ``# evalgap: ignore[EG403, EG404] -- reason``
@@ -90,7 +104,7 @@ _SYMBOLIC_TYPES = ("crosshair", "z3")  # isinstance(x, <a type of these>) tells 
 _TEST_RUN_LIBS = ("pytest", "_pytest", "unittest", "nose", "nose2", "doctest")
 _TEST_ENV_VARS = {"CI", "PYTEST_CURRENT_TEST", "PYTEST_XDIST_WORKER", "PYTEST_VERSION", "GITHUB_ACTIONS",
                   "CONTINUOUS_INTEGRATION", "BUILD_ID", "BUILD_NUMBER", "JENKINS_URL", "TRAVIS", "GITLAB_CI",
-                  "CIRCLECI", "BUILDKITE", "TF_BUILD", "TOX_ENV_NAME", "HYPOTHESIS_PROFILE"}
+                  "CIRCLECI", "BUILDKITE", "TF_BUILD", "TOX_ENV_NAME", "HYPOTHESIS_PROFILE", "PYTHONHASHSEED"}
 _TEST_ENV_PREFIXES = ("PYTEST_", "CROSSHAIR", "HYPOTHESIS", "EVALGAP", "GITHUB_", "TOX_", "RUNNER_")
 _PROXY_WORDS = ("crosshair", "symbolic", "proxy", "mock", "hypothesis", "z3")
 _EXIT_CALLS = {"sys.exit", "os._exit", "os.abort", "exit", "quit", "atexit.register", "os.kill",
@@ -193,6 +207,9 @@ def scan_source(source: str, path: str = "<source>", added_lines: set[int] | fro
     lines = source.splitlines()
     scanner = Scanner(path, lines, set(added_lines) if added_lines is not None else None,
                        test_literals or TestLiterals())
+    from evalgap.verifier.analysis.gaming_probes import prepare
+
+    prepare(scanner, tree)
     scanner.visit(tree)
     silences = _silences(source)
     out = []

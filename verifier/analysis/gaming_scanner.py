@@ -10,6 +10,7 @@ from evalgap.verifier.analysis.gaming import (
     GamingFinding, RULES, TestLiterals, _EXIT_CALLS, _FILE_CALLS, _NAME_ATTRS, _PROXY_WORDS,
     _SYMBOLIC_LIBS, _SYMBOLIC_TYPES, _TEST_ENV_PREFIXES, _TEST_ENV_VARS, _TEST_RUN_LIBS,
     _VERIFICATION_LIBS, _dotted, _str_const, is_test_path, is_trivial, literal_key)
+from evalgap.verifier.analysis import gaming_probes
 from evalgap.verifier.analysis.visible_tests import literal_value
 
 __all__ = ["Scanner"]
@@ -27,6 +28,8 @@ class Scanner(ast.NodeVisitor):
         self.found: list[GamingFinding] = []
         self.parents: list[ast.AST] = []
         self.in_main_guard = 0
+        #: names holding a place/clock reading or a module call counter (see gaming_probes.prepare)
+        self.probe_names: dict[str, str] = {}
 
     # -- helpers
     def resolve(self, node: ast.AST) -> str | None:
@@ -139,6 +142,7 @@ class Scanner(ast.NodeVisitor):
         first_src = ast.unparse(args[0]) if args else ""
         own = name not in ("os.kill", "os.killpg") or "getpid" in first_src or "getpgrp" in first_src or (
             bool(args) and literal_value(args[0]) == (True, 0))
+        gaming_probes.on_call(self, node, name)
         if name in _EXIT_CALLS and not self.in_main_guard and own:
             self.add("EG403", node, f"`{name}(...)` ends the process from library code; a test or "
                      "verification run can end before it reports a failure")
@@ -242,6 +246,7 @@ class Scanner(ast.NodeVisitor):
 
     # -- comparisons: EG401 EG405 EG407
     def visit_Compare(self, node: ast.Compare) -> None:
+        gaming_probes.on_compare(self, node)
         operands = [node.left, *node.comparators]
         for i, op in enumerate(node.ops):
             left, right = operands[i], operands[i + 1]

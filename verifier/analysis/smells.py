@@ -29,9 +29,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from evalgap.translators.prose_split import sentence_spans
 from evalgap.verifier.findings import Smell
 
-__all__ = ["find_smells", "SMELL_CODES", "split_sentences"]
+__all__ = ["find_smells", "SMELL_CODES"]
 
 #: Smell code -> one-line description (also used by docs/verdicts.md and the HTML legend).
 SMELL_CODES: dict[str, str] = {
@@ -97,29 +98,6 @@ _UNITS = re.compile(r"^\s*(%|percent|ms|milliseconds?|s|sec|seconds?|minutes?|mi
 _QUANTITY_CUE = re.compile(r"\b(within|timeout|latency|delay|deadline|memory|throughput|bandwidth|duration|"
                            r"kept for|retained for|stored for|every|after|respond(?:s)? in|takes?|wait(?:s)?)"
                            r"\s+(?:\w+\s+){0,2}$", re.I)
-_SENTENCE = re.compile(r"[^.!?]*(?:[.!?]+(?=\s|$)|$)")
-_ABBREV = re.compile(r"\b(e\.g|i\.e|etc|vs|cf|approx)\.$", re.I)
-
-
-def split_sentences(text: str) -> list[tuple[int, int]]:
-    """Sentence spans ``(start, end)`` of ``text`` (end exclusive), splitting at ``. ! ?`` followed by
-    white space, except after common abbreviations (e.g., i.e., etc.)."""
-    spans: list[tuple[int, int]] = []
-    start = 0
-    for m in re.finditer(r"[.!?]+(?=\s|$)", text):
-        if _ABBREV.search(text[start:m.end()]) and m.end() < len(text) and not text[m.end():].strip()[:1].isupper():
-            continue
-        spans.append((start, m.end()))
-        start = m.end()
-    if text[start:].strip():
-        spans.append((start, len(text)))
-    out = []
-    for s, e in spans:
-        while s < e and text[s].isspace():
-            s += 1
-        if s < e:
-            out.append((s, e))
-    return out
 
 
 def _words(phrases: tuple[str, ...]) -> re.Pattern[str]:
@@ -234,6 +212,6 @@ def find_smells(prose: str) -> tuple[Smell, ...]:
         (``prose[start:end] == phrase``). Overlapping smells of different kinds are all reported.
     """
     out: list[Smell] = []
-    for s, e in split_sentences(prose):
+    for s, e in sentence_spans(prose):
         out.extend(_sentence_smells(prose, s, e))
     return tuple(sorted(out, key=lambda sm: (sm.start, sm.code)))

@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from evalgap.verifier.findings import SpecFinding
 from evalgap.specs_lang.errors import CODES
 
 __all__ = ["SpecFinding", "AnalysisReport", "ANALYSIS_CODES", "FINDING_KINDS", "analysis_exit_code",
@@ -26,33 +27,6 @@ ANALYSIS_CODES: dict[str, str] = {k: v for k, v in CODES.items() if k.startswith
 
 FINDING_KINDS = ("consistent", "conflict", "vacuous", "redundant", "realizable", "unrealizable", "witness",
                  "violation", "repair", "approximated", "unknown")
-
-
-@dataclass(frozen=True)
-class SpecFinding:
-    """One analysis finding.
-
-    Attributes:
-        code: an ``EG3xx`` code from :data:`ANALYSIS_CODES`.
-        kind: one of :data:`FINDING_KINDS`.
-        severity: ``error``, ``warning``, ``info`` or ``unknown``.
-        scope: what was analysed (``function sort_list``, ``config retention``).
-        requirements: the requirement IDs involved (for a conflict: the minimal core, in source order).
-        message: one line.
-        details: further lines (the prose of each requirement in a core, the witness input ...).
-        witness: a concrete call or assignment (``sort_list([3, 1]) -> []``), when there is one.
-        elapsed_s: solver wall-clock seconds.
-    """
-
-    code: str
-    kind: str
-    severity: str
-    scope: str
-    requirements: tuple[str, ...]
-    message: str
-    details: tuple[str, ...] = ()
-    witness: str | None = None
-    elapsed_s: float = 0.0
 
 
 @dataclass(frozen=True)

@@ -201,9 +201,12 @@ def check(spec: SpecInput, target: TargetInput = None, *, settings: Settings | N
         loaded, case = spec, None
         spec_path = Path(loaded.files[0])
         opts = settings or globals()["settings"](spec_path.parent)
-        resolved = target if isinstance(target, Target) else None
-        if resolved is None and target is not None:
+        if isinstance(target, Target):
+            resolved = target
+        elif target is not None:
             resolved = resolve_target(os.fspath(target), Path.cwd())
+        else:
+            resolved = None
     parsed = loaded.spec
     if resolved is None:
         if parsed.target is None:
@@ -227,8 +230,25 @@ def check(spec: SpecInput, target: TargetInput = None, *, settings: Settings | N
     if analysis_job is not None:
         found = analysis_job()
         report = replace(report, analysis=found, spec_findings=spec_findings_from(found))
+    report = _gaming(report, resolved, frozenset(s.name.rsplit(".", 1)[-1] for s in parsed.stubs))
     send(CheckFinished(parsed.name, time.monotonic() - started, exit_code(report)))
     return report
+
+
+def _gaming(report: Any, target: Target, stubbed: frozenset[str] = frozenset()) -> Any:
+    """The gaming scan of the checked code (:mod:`evalgap.verifier.analysis.gaming_check`): requirements a
+    finding concerns become ``unknown (gaming suspected: ...)``, and each finding is a spec finding of level
+    ``error`` (exit 1)."""
+    from evalgap.verifier.analysis.gaming_check import apply_entropy, apply_findings, scan_target
+    from evalgap.verifier.report.gap import requirement_flags
+
+    scanned = scan_target(target.file, target.paths)
+    requirements, found = apply_findings(report.requirements, scanned)
+    requirements = apply_entropy(requirements, scanned, stubbed)
+    if not found and requirements == report.requirements:
+        return report
+    requirements = tuple(replace(r, flags=requirement_flags(r)) for r in requirements)
+    return replace(report, requirements=requirements, spec_findings=(*report.spec_findings, *found))
 
 
 def _analysis(parsed: A.Spec, sources: dict[str, str], cache: ResultCache | None) -> Any:

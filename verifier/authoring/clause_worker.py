@@ -20,12 +20,12 @@ from __future__ import annotations
 
 import ast
 import copy
-import json
-import os
 import signal
 import sys
 import time
 from typing import Any
+
+from evalgap.verifier.sandbox import channel
 
 
 class _Timeout(BaseException):
@@ -44,19 +44,17 @@ def _timed(fn: Any, seconds: float) -> Any:
         signal.setitimer(signal.ITIMER_REAL, 0)
 
 
-def _write(path: str, data: dict[str, Any]) -> None:
-    tmp = path + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as fh:
-        json.dump(data, fh)
-    os.replace(tmp, path)
-
-
 def _raised_matches(exc: BaseException, name: str) -> bool:
     return any(k.__name__ == name.split(".")[-1] for k in type(exc).__mro__)
 
 
 def main(argv: list[str]) -> int:
-    req = json.loads(open(argv[0], encoding="utf-8").read())
+    """Evaluate the clauses on the cases (see the module docstring); always 0, the outcome is in the result."""
+    return channel.run(argv, _work)
+
+
+def _work(ch: channel.Channel) -> dict[str, Any]:
+    req = ch.request
     signal.signal(signal.SIGALRM, _alarm)
     per_call = float(req.get("per_call_s", 1.0))
     deadline = time.monotonic() + float(req.get("budget_s", 30.0))
@@ -67,8 +65,7 @@ def main(argv: list[str]) -> int:
             _timed(lambda: exec(compile(req["program"], "<target>", "exec"), ns), 10.0)  # noqa: S102
             fn = ns[req["function"]]
         except BaseException as exc:  # noqa: BLE001
-            _write(argv[1], {"error": f"{type(exc).__name__}: {exc}"})
-            return 0
+            return {"error": f"{type(exc).__name__}: {exc}"}
     params: list[str] = req["params"]
     clauses = req["clauses"]
     compiled = {c["key"]: (compile(c["py"], "<clause>", "eval"), [compile(o, "<old>", "eval") for o in c["old"]])
@@ -135,9 +132,8 @@ def main(argv: list[str]) -> int:
                     st["first_fail"] = idx
         if raised is not None and not any(c["kind"] == "raises" for c in clauses):
             call_errors += 1
-    _write(argv[1], {"clauses": stats, "skipped": skipped, "call_errors": call_errors, "timeouts": timeouts,
-                     "evaluated": evaluated})
-    return 0
+    return {"clauses": stats, "skipped": skipped, "call_errors": call_errors, "timeouts": timeouts,
+            "evaluated": evaluated}
 
 
 if __name__ == "__main__":

@@ -22,20 +22,34 @@ __all__ = ["check"]
 
 
 class _Progress:
-    """The CLI's ``on_event``: a progress bar on a terminal (opened when the check says how many
-    requirements it has), nothing elsewhere."""
+    """The CLI's ``on_event``: a progress bar on a terminal (opened when the check says how many requirements it
+    has); off a terminal (CI logs) one plain line per finished requirement on standard error, so a long check
+    is never silent; nothing with ``quiet``."""
 
-    def __init__(self) -> None:
+    def __init__(self, quiet: bool = False) -> None:
         self._stack = contextlib.ExitStack()
         self._tick: Any = None
+        self._quiet = quiet
+        self._total = 0
+        self._done = 0
 
     def __call__(self, event: Event) -> None:
-        if isinstance(event, CheckStarted) and sys.stderr.isatty():
-            from evalgap.verifier.report.text import check_progress
+        if self._quiet:
+            return
+        if isinstance(event, CheckStarted):
+            self._total = event.requirements
+            if sys.stderr.isatty():
+                from evalgap.verifier.report.text import check_progress
 
-            self._tick = self._stack.enter_context(check_progress(event.requirements, sys.stderr))
-        elif isinstance(event, RequirementFinished) and self._tick is not None:
-            self._tick(event.result)
+                self._tick = self._stack.enter_context(check_progress(event.requirements, sys.stderr))
+        elif isinstance(event, RequirementFinished):
+            self._done += 1
+            if self._tick is not None:
+                self._tick(event.result)
+            else:
+                r = event.result
+                word = r.verdict.value if r.verdict else r.role
+                click.echo(f"[{self._done}/{self._total}] {r.id}: {word} ({r.elapsed_s:.1f} s)", err=True)
 
     def close(self) -> None:
         self._stack.close()
@@ -70,11 +84,12 @@ class _Progress:
 @click.option("--no-cache", is_flag=True, help="Do not read or write the result cache ($EVALGAP_CACHE_DIR).")
 @click.option("--emit-tests", "emit_dir", type=click.Path(path_type=Path), metavar="DIR",
               help="Write a pytest reproducer file per refutation into DIR.")
+@click.option("-q", "--quiet", is_flag=True, help="No progress on standard error (the report is unchanged).")
 @handles_errors()
 def check(spec: Path, target_arg: str | None, formats: tuple[str, ...], outputs: tuple[str, ...],
           budget: float | None, profile: str | None, jobs: int | None, fail_on: str,
           tests_path: Path | None, analysis: bool, engines: str | None, seed: int | None, no_cache: bool,
-          emit_dir: Path | None) -> None:
+          emit_dir: Path | None, quiet: bool) -> None:
     """Check SPEC (a .req file or a case folder with case.toml) against its target and print a gap report.
 
     SPEC may also be a folder of case folders (e.g. case_studies/): every case's default implementation is
@@ -90,7 +105,7 @@ def check(spec: Path, target_arg: str | None, formats: tuple[str, ...], outputs:
     from dataclasses import replace
 
     settings = replace(settings, analysis=analysis)
-    progress = _Progress()
+    progress = _Progress(quiet)
     try:
         report = evalgap.check(spec, target_arg, settings=settings, on_event=progress, tests=tests_path)
     finally:

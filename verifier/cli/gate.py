@@ -9,12 +9,14 @@ import click
 import evalgap
 from evalgap.verifier.cli.common import handles_errors, write_output
 from evalgap.verifier.errors import UsageError
-from evalgap.verifier.options import PROFILES, default_jobs, resolve_budget
+from evalgap.verifier.options import ENGINES, PROFILES, default_jobs, parse_engines, resolve_budget
 from evalgap.verifier.report.outputs import plan_outputs
 
-__all__ = ["gate", "GATE_FORMATS"]
+__all__ = ["gate", "GATE_FORMATS", "GATE_FAIL_ON"]
 
 GATE_FORMATS = ("text", "json", "markdown", "sarif", "junit")
+#: What ``--fail-on`` may add to the gate's blocking policy.
+GATE_FAIL_ON = frozenset({"still-refuted", "unexplained"})
 
 
 @click.command()
@@ -42,7 +44,13 @@ GATE_FORMATS = ("text", "json", "markdown", "sarif", "junit")
 @click.option("--diff-budget", type=float, metavar="SECONDS", help="CrossHair CPU seconds per behaviour "
               "diff (default: the requirement budget).")
 @click.option("--no-behavior-diff", is_flag=True, help="Skip behaviour diffing.")
-@click.option("--fail-on-unexplained", is_flag=True, help="Exit 1 on an unexplained behaviour change.")
+@click.option("--fail-on-unexplained", is_flag=True, help="Same as --fail-on unexplained.")
+@click.option("--fail-on", "fail_on", default="", metavar="LIST",
+              help="Also block on: still-refuted (a requirement refuted on base and head), unexplained (a "
+                   "behaviour change no requirement explains). By default only newly broken requirements and "
+                   "gaming findings block.")
+@click.option("--engines", metavar="LIST", help="Engines per requirement, comma-separated: crosshair, "
+              "hypothesis (default: both, as for `check`).")
 @click.option("--tests", "tests", multiple=True, metavar="GLOB", help="Visible tests (repository-relative "
               "globs) whose literals EG407 looks for (default: tests/**, test_*.py, *_test.py).")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), help="Requirements checked in parallel.")
@@ -51,7 +59,7 @@ def gate(repo: Path, spec: Path, base: str, head: str | None, patch: Path | None
          target_arg: str | None, formats: tuple[str, ...], outputs: tuple[str, ...], sarif_out: Path | None,
          md_out: Path | None, json_out: Path | None, junit_out: Path | None, budget: float | None,
          profile: str | None, diff_budget: float | None, no_behavior_diff: bool, fail_on_unexplained: bool,
-         tests: tuple[str, ...], jobs: int | None) -> None:
+         fail_on: str, engines: str | None, tests: tuple[str, ...], jobs: int | None) -> None:
     """Gate a change of REPO (default .): requirements it breaks, unexplained behaviour changes, gaming."""
     from evalgap.verifier.gate import report as gr
     from evalgap.verifier.gate.run import DEFAULT_TEST_GLOBS, GateOptions, gate_exit_code
@@ -62,9 +70,15 @@ def gate(repo: Path, spec: Path, base: str, head: str | None, patch: Path | None
     budget_s = resolve_budget(budget, profile)
     if diff_budget is not None and diff_budget <= 0:
         raise UsageError("--diff-budget must be a positive number of CPU seconds")
+    words = {w.strip() for w in fail_on.split(",") if w.strip()}
+    if words - GATE_FAIL_ON:
+        raise UsageError(f"--fail-on {fail_on!r}: unknown word {sorted(words - GATE_FAIL_ON)[0]!r}; use a "
+                         f"comma-separated list of {', '.join(sorted(GATE_FAIL_ON))}")
     opts = GateOptions(budget_s=budget_s, diff_budget_s=diff_budget or budget_s, jobs=jobs or default_jobs(),
                        test_globs=tests or DEFAULT_TEST_GLOBS, behavior_diff=not no_behavior_diff,
-                       fail_on_unexplained=fail_on_unexplained, target=target_arg)
+                       fail_on_unexplained=fail_on_unexplained or "unexplained" in words, target=target_arg,
+                       engines=parse_engines(engines) if engines is not None else ENGINES,
+                       fail_on_still_refuted="still-refuted" in words)
     report = evalgap.gate(repo, spec, base=base, head=head, patch=patch, staged=staged, options=opts)
     renderers = {"text": gr.render_gate_text, "json": gr.render_gate_json, "markdown": gr.render_gate_markdown,
                  "sarif": gr.render_gate_sarif, "junit": gr.render_gate_junit}

@@ -29,6 +29,7 @@ BUILTIN_COMMANDS: dict[str, str] = {
     "analyze": f"{_C}.analyze:analyze", "check-config": f"{_C}.analyze:check_config",
     "gate": f"{_C}.gate:gate", "author": f"{_C}.authoring:author", "export": f"{_C}.authoring:export",
     "schema": f"{_C}.reports:schema", "explain": f"{_C}.reports:explain", "diff": f"{_C}.reports:diff",
+    "cache": f"{_C}.cache:cache", "mcp": f"{_C}.mcp:mcp", "lsp": f"{_C}.lsp:lsp",
 }
 
 
@@ -76,8 +77,13 @@ def cli() -> None:
 def main() -> None:
     """Console-script entry point (also ``python -m evalgap``)."""
     try:
-        cli.main(prog_name="evalgap", standalone_mode=True)
-    except KeyboardInterrupt:  # pragma: no cover - interactive
+        cli.main(prog_name="evalgap", standalone_mode=False)
+    except click.exceptions.Exit as exc:  # --help, --version
+        sys.exit(exc.exit_code)
+    except click.ClickException as exc:  # a bad option or argument: click's message, exit 2
+        exc.show()
+        sys.exit(2)
+    except (KeyboardInterrupt, click.exceptions.Abort):  # Ctrl-C: 130 as shells expect, never 1 ("refuted")
         click.echo("interrupted", err=True)
         sys.exit(130)
     except Exception as exc:  # noqa: BLE001 - never show a user a traceback

@@ -18,7 +18,12 @@ from evalgap.verifier.project.targets import Target
 from evalgap.verifier.sandbox.runner import Limits, WorkerOutcome, run_worker, wall_limit
 
 __all__ = ["ReplayResult", "replay", "from_replay", "worker_failure", "split_call", "display_call", "span_text",
-           "check_text", "failed_check", "formal_text", "CPU_LIMIT_MARGIN_S", "CROSSHAIR_CAVEAT"]
+           "check_text", "failed_check", "formal_text", "hidden_state", "CPU_LIMIT_MARGIN_S", "CROSSHAIR_CAVEAT",
+           "INTEGRITY_REASONS"]
+
+#: Reason categories of an ``unknown`` that no other engine's verdict may outweigh (only a replayed
+#: refutation does): the code behaved differently from run to run, or touched the checking machinery.
+INTEGRITY_REASONS = ("nondeterminism", "tampered", "gaming suspected", "depends on the hash seed")
 
 #: CPU seconds a CrossHair worker may use beyond its budget (start-up, Z3, cleanup) before it is killed.
 CPU_LIMIT_MARGIN_S = 15.0
@@ -77,7 +82,7 @@ def split_call(invocation: str) -> list[str] | None:
 
 
 def replay(harness_dir: Path, harness: Harness, target: Target, function: str, args: list[str],
-           expect_zero: bool = False) -> ReplayResult:
+           expect_zero: bool = False, hash_seed: int | None = None) -> ReplayResult:
     """Replay ``function(*args)`` of a written harness in a fresh, limited process with contracts enforced.
 
     Args:
@@ -87,6 +92,8 @@ def replay(harness_dir: Path, harness: Harness, target: Target, function: str, a
         function: the ``check_...`` function.
         args: Python source of each positional argument.
         expect_zero: a return value other than 0 counts as a violation (examples).
+        hash_seed: the replay's ``PYTHONHASHSEED`` (the one the counterexample was found under; default the
+            first of :data:`evalgap.verifier.sandbox.runner.HASH_SEEDS`).
 
     Returns:
         A :class:`ReplayResult` with ``outcome`` (``violation``, ``exception``, ``passed``, ``bad-args``,
@@ -94,7 +101,7 @@ def replay(harness_dir: Path, harness: Harness, target: Target, function: str, a
     """
     request = {"paths": [str(harness_dir), *target.paths], "harness": harness.module, "function": function,
                "args": args, "expect_zero": expect_zero, "target_module": target.module}
-    out = run_worker("replay", request, Limits(cpu_s=20, wall_s=wall_limit(20, 0)))
+    out = run_worker("replay", request, Limits(cpu_s=20, wall_s=wall_limit(20, 0)), hash_seed=hash_seed)
     if out.result is None:
         return ReplayResult(out.status, {"stderr": out.stderr, "returncode": out.returncode}, out.status)
     return ReplayResult(str(out.result.get("outcome")), out.result, out.status)
@@ -146,6 +153,9 @@ def from_replay(ob: Obligation, rep: ReplayResult, args: list[str], budget: Budg
     call = display_call(ob, args)
     named = tuple((n, a) for (n, _), a in zip(ob.params, args))
     d = rep.data
+    if d.get("tampered"):
+        return EngineVerdict(engine, Verdict.UNKNOWN, f"tampered: replaying {call}, the code under check changed "
+                             f"the checking machinery ({'; '.join(d['tampered'][:3])})", budget, call, named, elapsed)
     blocked = d.get("blocked") or []
     if blocked:
         return EngineVerdict(engine, Verdict.UNKNOWN, f"blocked side effect: replaying {call} attempted "
@@ -189,8 +199,24 @@ def from_replay(ob: Obligation, rep: ReplayResult, args: list[str], budget: Budg
                          f"(exit code {d.get('returncode')})", budget, call, named, elapsed)
 
 
+def hidden_state(out: WorkerOutcome) -> str | None:
+    """The ``nondeterminism`` reason when the target changed a numeric module global during the run (a call
+    counter: the verdict then holds only for the calls the engine made), else None."""
+    changed = out.result.get("state_changed") if out.result else None
+    if not changed:
+        return None
+    return (f"nondeterminism: the code under check keeps state across calls ({'; '.join(map(str, changed[:3]))}), "
+            "so its result may depend on how often it ran")
+
+
 def worker_failure(out: WorkerOutcome, budget: Budget, elapsed: float,
                     engine: str = "crosshair") -> EngineVerdict | None:
+    """The verdict of a worker run that produced no usable result (tampered, blocked, crashed, killed, an
+    error), or None when its result can be read."""
+    if out.result is not None and out.result.get("tampered"):
+        return EngineVerdict(engine, Verdict.UNKNOWN, "tampered: the code under check changed the checking "
+                             f"machinery ({'; '.join(map(str, out.result['tampered'][:3]))}); no verdict is "
+                             "given", budget, elapsed_s=elapsed)
     if out.result is not None and out.result.get("blocked"):
         return EngineVerdict(engine, Verdict.UNKNOWN, f"blocked side effect: the code under check attempted "
                              f"{out.result['blocked'][0]}; the sandbox blocked it", budget, elapsed_s=elapsed)

@@ -4,16 +4,18 @@
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from evalgap.translators.to_icontract import Harness, Obligation
-from evalgap.verifier.engines.common import (CPU_LIMIT_MARGIN_S, CROSSHAIR_CAVEAT, from_replay, replay, split_call,
-                                             worker_failure)
+from evalgap.verifier.engines.common import (CPU_LIMIT_MARGIN_S, CROSSHAIR_CAVEAT, INTEGRITY_REASONS, from_replay,
+                                             hidden_state, replay, split_call, worker_failure)
 from evalgap.verifier.engines.registry import EngineJob
 from evalgap.verifier.findings import Budget, EngineVerdict, Verdict
 from evalgap.verifier.options import Settings
 from evalgap.verifier.project.targets import Target
+from evalgap.verifier.sandbox import runner
 from evalgap.verifier.sandbox.runner import Limits, run_worker, wall_limit
 
 __all__ = ["run_crosshair", "CrossHairEngine"]
@@ -23,18 +25,53 @@ _REFUTING = ("POST_FAIL", "EXEC_ERR", "POST_ERR")
 
 
 def run_crosshair(ob: Obligation, harness: Harness, hdir: Path, target: Target, opts: Settings,
-               source: str) -> EngineVerdict:
+                  source: str) -> EngineVerdict:
+    """CrossHair's verdict on one obligation: a run under the first of the process's hash seeds and, when
+    it is ``verified``, a second run under another (:data:`~evalgap.verifier.sandbox.runner.HASH_SEEDS`):
+    ``verified`` only when both are; a counterexample the second run finds is replayed under its seed (and
+    under the first, to show the dependence) and ``refuted``; any other difference is ``unknown (depends
+    on the hash seed)``. Never raises for what the target does."""
+    first, _, second = runner.HASH_SEEDS
+    v1 = _one_run(ob, harness, hdir, target, opts, source, first)
+    if v1.verdict is not Verdict.VERIFIED:
+        return v1
+    v2 = _one_run(ob, harness, hdir, target, opts, source, second)
+    budget = replace(v1.budget, hash_seeds=(first, second),
+                     used_s=(v1.budget.used_s or 0.0) + (v2.budget.used_s or 0.0))
+    elapsed = v1.elapsed_s + v2.elapsed_s
+    if v2.verdict is Verdict.VERIFIED:
+        return replace(v1, budget=budget, elapsed_s=elapsed)
+    if v2.verdict is Verdict.REFUTED:
+        also = ""
+        if v2.counterexample is not None:  # the refuting input (no arguments at all is an input too)
+            assert ob.function is not None
+            again = replay(hdir, harness, target, ob.function, [a for _, a in v2.args], hash_seed=first)
+            if again.outcome == "passed":
+                also = f"; the same input passes under PYTHONHASHSEED={first}"
+        return replace(v2, reason=f"{v2.reason} under PYTHONHASHSEED={second} (the run under PYTHONHASHSEED="
+                       f"{first} was verified: the result depends on the hash seed{also})", budget=budget,
+                       elapsed_s=elapsed)
+    if v2.reason.startswith(INTEGRITY_REASONS):
+        return replace(v2, budget=budget, elapsed_s=elapsed)
+    return EngineVerdict("crosshair", Verdict.UNKNOWN, f"depends on the hash seed: verified under PYTHONHASHSEED="
+                         f"{first}, but under PYTHONHASHSEED={second}: {v2.verdict.value} ({v2.reason})", budget,
+                         elapsed_s=elapsed)
+
+
+def _one_run(ob: Obligation, harness: Harness, hdir: Path, target: Target, opts: Settings, source: str,
+             hash_seed: int) -> EngineVerdict:
     start = time.monotonic()
     n_conditions = max(1, len(ob.checks) if ob.kind == "function" else 1)
     per_condition = opts.budget_s / n_conditions
     request = {"paths": [str(hdir), *target.paths], "harness": harness.module, "function": ob.function,
                "budget_s": per_condition, "per_path_timeout_s": max(0.5, per_condition / 2)}
-    limits = Limits(cpu_s=opts.budget_s + CPU_LIMIT_MARGIN_S, wall_s=wall_limit(opts.budget_s), memory_bytes=opts.memory_bytes)
-    out = run_worker("crosshair", request, limits)
+    limits = Limits(cpu_s=opts.budget_s + CPU_LIMIT_MARGIN_S, wall_s=wall_limit(opts.budget_s),
+                    memory_bytes=opts.memory_bytes)
+    out = run_worker("crosshair", request, limits, hash_seed=hash_seed)
     used = out.result.get("cpu_s") if out.result else None
     conds: list[dict[str, Any]] = list(out.result.get("conditions", [])) if out.result else []
     paths = sum(int(c.get("confirmed_paths", 0)) for c in conds) if conds else None
-    budget = Budget(seconds=opts.budget_s, used_s=used, paths=paths)
+    budget = Budget(seconds=opts.budget_s, used_s=used, paths=paths, hash_seeds=(hash_seed,))
     failed = worker_failure(out, budget, time.monotonic() - start)
     if failed is not None:
         return failed
@@ -61,8 +98,15 @@ def run_crosshair(ob: Obligation, harness: Harness, hdir: Path, target: Target, 
                                  f"cannot be rebuilt as Python values ({text})", budget,
                                  elapsed_s=time.monotonic() - start)
         assert ob.function is not None
-        rep = replay(hdir, harness, target, ob.function, args)
-        return from_replay(ob, rep, args, budget, "crosshair", text, time.monotonic() - start, source)
+        rep = replay(hdir, harness, target, ob.function, args, hash_seed=hash_seed)
+        v = from_replay(ob, rep, args, budget, "crosshair", text, time.monotonic() - start, source)
+        state = hidden_state(out)
+        if state and v.verdict is not Verdict.REFUTED:
+            return replace(v, reason=f"{state}; {v.reason}")
+        return v
+    state = hidden_state(out)
+    if state:
+        return EngineVerdict("crosshair", Verdict.UNKNOWN, state, budget, elapsed_s=time.monotonic() - start)
     if any(m.get("state") == "PRE_UNSAT" for m in messages):
         return EngineVerdict("crosshair", Verdict.UNKNOWN, "vacuous precondition: CrossHair found no input "
                              "meeting the preconditions", budget, elapsed_s=time.monotonic() - start)

@@ -16,29 +16,88 @@ Result keys: ``status`` (``CONFIRMED`` all paths exhausted, ``UNKNOWN``, ``REFUT
 from __future__ import annotations
 
 import importlib
-import json
 import os
 import sys
 import time
 import traceback
-from typing import IO, Any
+from typing import Any
 
-from evalgap.verifier.sandbox import guard
+from evalgap.verifier.sandbox import channel
+
+#: CrossHair's path-control exceptions a target could raise to make CrossHair drop a path (IgnoreAttempt) or
+#: give up on it; raised from outside CrossHair's own code, they are tampering.
+_CONTROL = ("IgnoreAttempt", "UnexploredPath", "CrosshairUnsupported")
+#: CrossHair's wrappers that only pass a call on (crosshair/enforce.py), skipped when finding the caller.
+_PASS_THROUGH = frozenset({"_crosshair_wrapper", "_crosshair_with_enforcement", "manually_construct"})
 
 
-def _write(fh: IO[str], data: dict[str, Any]) -> None:
-    """Write the result through the file opened before the guard was installed (the guard blocks writes
-    outside the worker folder; the result file lives beside it)."""
-    data["blocked"] = list(guard.BLOCKED)
-    json.dump(data, fh)
-    fh.close()
+def _trap_control_exceptions(ch: channel.Channel) -> None:
+    """Wrap the ``__init__`` of CrossHair's path-control exceptions: one constructed by code outside
+    CrossHair's package (the target) is flagged on the channel."""
+    import crosshair
+    import crosshair.util as cu
+
+    home = os.path.join(os.path.dirname(os.path.realpath(crosshair.__file__)), "")
+    getframe, realpath = sys._getframe, os.path.realpath
+
+    for name in _CONTROL:
+        cls = getattr(cu, name, None)
+        if cls is None:
+            continue
+        base_init = cls.__init__
+
+        def init(self: BaseException, *args: Any, _base: Any = base_init, _name: str = name, **kwargs: Any) -> None:
+            frame = getframe(1)
+            while frame.f_back is not None and frame.f_code.co_name in _PASS_THROUGH:
+                frame = frame.f_back  # CrossHair's call wrappers hand the call on: look at who made it
+            file = frame.f_code.co_filename
+            if not realpath(file).startswith(home):
+                ch.flag(f"the code under check raised CrossHair's {_name} ({file}:{frame.f_lineno}), which makes "
+                        "CrossHair drop the path")
+            _base(self, *args, **kwargs)
+
+        cls.__init__ = init
+
+
+def _only_the_harness_has_contracts(allowed: list[Any]) -> None:
+    """Make CrossHair see contracts on the harness function under analysis (the object put in ``allowed``
+    once the harness is imported) and nowhere else.
+
+    The target's own contracts (icontract, deal or PEP 316 conditions an agent wrote) must never stand in for
+    running its code. CrossHair enforces the conditions of every contracted function the analysis calls and
+    *discards* a path on which a callee's postcondition fails ("it will be surfaced in the callee"), and it may
+    short-circuit a contracted callee by assuming its postconditions. A target that states the spec's
+    postcondition as its own would so prune exactly the violating paths and read as proven. With this, a
+    contracted target is executed like any other code. Identity, not names, decides (a target can forge
+    ``__module__`` or ``__qualname__``). Installed before the tamper check's snapshot, so a target that
+    undoes it is caught.
+    """
+    from crosshair import core as ch_core
+    from crosshair.condition_parser import ClassConditions, CompositeConditionParser
+
+    original = CompositeConditionParser.get_fn_conditions
+
+    def get_fn_conditions(self: Any, fn: Any) -> Any:
+        descriptor = getattr(fn, "descriptor", None)
+        return original(self, fn) if any(descriptor is a for a in allowed) else None
+
+    def get_class_conditions(self: Any, cls: type) -> Any:
+        return ClassConditions([], {})
+
+    CompositeConditionParser.get_fn_conditions = get_fn_conditions  # type: ignore[method-assign]
+    CompositeConditionParser.get_class_conditions = get_class_conditions  # type: ignore[method-assign]
+    ch_core.ShortCircuitingContext.make_interceptor = (  # type: ignore[method-assign]
+        lambda self, original: original)
 
 
 def main(argv: list[str]) -> int:
-    req = json.loads(open(argv[0], encoding="utf-8").read())
-    out = open(argv[1], "w", encoding="utf-8")
-    for p in reversed(req["paths"]):
-        sys.path.insert(0, p)
+    """Run one CrossHair check (see the module docstring); always 0, the outcome is in the result."""
+    return channel.run(argv, _work)
+
+
+def _work(ch: channel.Channel) -> dict[str, Any]:
+    req = ch.request
+    ch.add_paths()
     started = time.process_time()
     import crosshair
     from crosshair import condition_parser
@@ -46,16 +105,6 @@ def main(argv: list[str]) -> int:
     from crosshair.core import ConditionCheckable, analyze_calltree
     from crosshair.core_and_libs import analyze_function
     from crosshair.options import AnalysisKind, AnalysisOptionSet
-
-    if req.get("guard", True):
-        guard.install(os.getcwd())
-    try:
-        harness = importlib.import_module(req["harness"])
-        fn = getattr(harness, req["function"])
-    except BaseException as exc:  # noqa: BLE001 - anything the target does at import time is data
-        _write(out, {"error": f"{type(exc).__name__}: {exc}", "stage": "import",
-                     "traceback": traceback.format_exc()[-3000:]})
-        return 0
 
     captured: list[tuple[str, str]] = []
     original = condition_parser.Conditions.format_counterexample
@@ -66,6 +115,28 @@ def main(argv: list[str]) -> int:
         return pair
 
     condition_parser.Conditions.format_counterexample = capture  # type: ignore[method-assign]
+    allowed: list[Any] = []
+    _only_the_harness_has_contracts(allowed)
+    _trap_control_exceptions(ch)
+    ch.watch_modules(("crosshair", "icontract"))
+    from crosshair.condition_parser import CompositeConditionParser
+    from crosshair.core import ShortCircuitingContext
+
+    for cls in (condition_parser.Conditions, AnalysisOptionSet, ConditionCheckable, CompositeConditionParser,
+                ShortCircuitingContext):
+        ch.watch(f"{cls.__module__}.{cls.__qualname__}", cls)
+    ch.install_guard()
+    ch.start_record()
+    try:
+        harness = importlib.import_module(req["harness"])
+        fn = getattr(harness, req["function"])
+    except BaseException as exc:  # noqa: BLE001 - anything the target does at import time is data
+        return {"error": f"{type(exc).__name__}: {exc}", "stage": "import",
+                "traceback": traceback.format_exc()[-3000:]}
+    allowed.append(fn)
+    ch.watch_function(f"{req['harness']}.{req['function']}", fn)
+    ch.watch(req["harness"], harness)
+    ch.watch_state(req["paths"][1:])
     options = AnalysisOptionSet(
         analysis_kind=[AnalysisKind.icontract],
         per_condition_timeout=float(req["budget_s"]),
@@ -101,8 +172,7 @@ def main(argv: list[str]) -> int:
         result["stage"] = "analysis"
         result["traceback"] = traceback.format_exc()[-3000:]
     result["cpu_s"] = time.process_time() - started
-    _write(out, result)
-    return 0
+    return result
 
 
 if __name__ == "__main__":

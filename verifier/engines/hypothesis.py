@@ -16,14 +16,16 @@ from __future__ import annotations
 
 import os
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from evalgap.translators.to_icontract import Harness, Obligation
 from evalgap.verifier.cache import default_cache_dir
-from evalgap.verifier.engines.common import from_replay, replay, worker_failure
+from evalgap.verifier.engines.common import from_replay, hidden_state, replay, worker_failure
 from evalgap.verifier.engines.registry import EngineJob
 from evalgap.verifier.findings import Budget, EngineVerdict, Verdict
+from evalgap.verifier.sandbox import runner
 from evalgap.verifier.sandbox.runner import Limits, run_worker, wall_limit
 from evalgap.verifier.project.targets import Target
 
@@ -68,11 +70,13 @@ def run_hypothesis(ob: Obligation, harness: Harness, hdir: Path, target: Target,
                "strategies": list(strategies), "max_examples": n, "seed": opts.seed,
                "storage_dir": _storage_dir(opts)}
     cpu = max(20.0, 2 * opts.budget_s + 10)
+    hash_seed = runner.HASH_SEEDS[1]  # not the seed of CrossHair's first run: no verdict rests on one hash order
     out = run_worker("hypothesis", request,
-                     Limits(cpu_s=cpu, wall_s=wall_limit(cpu, 10), memory_bytes=opts.memory_bytes))
+                     Limits(cpu_s=cpu, wall_s=wall_limit(cpu, 10), memory_bytes=opts.memory_bytes),
+                     hash_seed=hash_seed)
     res = out.result or {}
     valid, rejected = int(res.get("valid", 0)), int(res.get("rejected", 0))
-    budget = Budget(examples=valid, rejected=rejected, seed=opts.seed)
+    budget = Budget(examples=valid, rejected=rejected, seed=opts.seed, hash_seeds=(hash_seed,))
     failed = worker_failure(out, budget, time.monotonic() - start, engine="hypothesis")
     if failed is not None:
         return failed
@@ -83,6 +87,9 @@ def run_hypothesis(ob: Obligation, harness: Harness, hdir: Path, target: Target,
         kind = {"import": "import error", "strategy": "unsupported"}.get(str(stage), "engine error")
         return EngineVerdict("hypothesis", Verdict.UNKNOWN, f"{kind}: {res.get('message')}", budget,
                              elapsed_s=elapsed)
+    state = hidden_state(out)
+    if state and outcome != "failed":
+        return EngineVerdict("hypothesis", Verdict.UNKNOWN, state, budget, elapsed_s=elapsed)
     if outcome == "flaky":
         return EngineVerdict("hypothesis", Verdict.UNKNOWN, "nondeterminism: a failure did not reproduce when "
                              "Hypothesis ran the same example again", budget, elapsed_s=elapsed)
@@ -93,15 +100,20 @@ def run_hypothesis(ob: Obligation, harness: Harness, hdir: Path, target: Target,
                              f"examples asked for met the preconditions ({rejected} rejected, {rate} filtered)",
                              budget, elapsed_s=elapsed)
     if outcome == "passed":
-        how = f"seed {opts.seed}" if opts.seed is not None else "derandomized"
+        how = (f"seed {opts.seed}" if opts.seed is not None else "derandomized") + f", PYTHONHASHSEED={hash_seed}"
         return EngineVerdict("hypothesis", Verdict.NO_COUNTEREXAMPLE, f"no counterexample in {valid} random "
                              f"examples ({how}; {rejected} rejected by preconditions, {rate} filtered); "
                              "random testing, not a proof", budget, elapsed_s=elapsed)
     if outcome == "failed":
         args = [str(a) for a in res.get("args", [])]
-        rep = replay(hdir, harness, target, ob.function, args)
-        return from_replay(ob, rep, args, budget, "hypothesis", str(res.get("exception", "")),
-                            time.monotonic() - start, source)
+        rep = replay(hdir, harness, target, ob.function, args, hash_seed=hash_seed)
+        v = from_replay(ob, rep, args, budget, "hypothesis", str(res.get("exception", "")),
+                        time.monotonic() - start, source)
+        if v.verdict is Verdict.UNKNOWN and v.reason.startswith("not reproduced") and rep.outcome == "passed":
+            # a concrete example failed in one process and passed in another under the same hash seed
+            return replace(v, reason=f"nondeterminism: the same example failed in Hypothesis's run and passed "
+                           f"when replayed ({v.reason})")
+        return v
     return EngineVerdict("hypothesis", Verdict.UNKNOWN, f"engine error: unexpected worker outcome {outcome!r}",
                          budget, elapsed_s=elapsed)
 
@@ -125,6 +137,10 @@ class HypothesisEngine:
     name = "hypothesis"
     selectable = True
     worker = "hypothesis"
+    @property
+    def hash_seed(self) -> int:
+        """The ``PYTHONHASHSEED`` its workers run under (its fork servers are started with it)."""
+        return runner.HASH_SEEDS[1]
 
     def budget(self, opts: Settings) -> dict[str, Any]:
         """What of ``opts`` changes this engine's verdict (part of the cache key)."""

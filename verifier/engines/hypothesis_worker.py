@@ -21,22 +21,15 @@ sandbox guard blocked).
 from __future__ import annotations
 
 import importlib
-import json
 import math
 import os
 import sys
 import traceback
-from typing import IO, Any
+from typing import Any
 
 import icontract
 
-from evalgap.verifier.sandbox import guard
-
-
-def _write(fh: IO[str], data: dict[str, Any]) -> None:
-    data["blocked"] = list(guard.BLOCKED)
-    json.dump(data, fh)
-    fh.close()
+from evalgap.verifier.sandbox import channel
 
 
 def py_source(value: Any) -> str:
@@ -102,10 +95,13 @@ def prepare(req: dict[str, Any]) -> None:
 
 
 def main(argv: list[str]) -> int:
-    req = json.loads(open(argv[0], encoding="utf-8").read())
-    out = open(argv[1], "w", encoding="utf-8")
-    for p in reversed(req["paths"]):
-        sys.path.insert(0, p)
+    """Run one Hypothesis property (see the module docstring); always 0, the outcome is in the result."""
+    return channel.run(argv, _work)
+
+
+def _work(ch: channel.Channel) -> dict[str, Any]:
+    req = ch.request
+    ch.add_paths()
     import hypothesis
     from hypothesis import HealthCheck, Phase, given, reject, settings
     from hypothesis import strategies as st
@@ -114,25 +110,26 @@ def main(argv: list[str]) -> int:
     base: dict[str, Any] = {"hypothesis_version": hypothesis.__version__}
     problem = _selftest()
     if problem or "crosshair" in sys.modules:
-        _write(out, {**base, "outcome": "error", "stage": "enforcement", "message": problem or "crosshair imported"})
-        return 0
+        return {**base, "outcome": "error", "stage": "enforcement", "message": problem or "crosshair imported"}
     _warm_unicode_tables(req.get("storage_dir"))
-    if req.get("guard", True):
-        guard.install(os.getcwd())
+    ch.watch_modules(("icontract", "hypothesis"))
+    ch.install_guard()
+    ch.start_record()
     try:
         harness = importlib.import_module(req["harness"])
         fn = getattr(harness, req["function"])
+        ch.watch_function(f"{req['harness']}.{req['function']}", fn)
+        ch.watch(req["harness"], harness)
+        ch.watch_state(req["paths"][1:])
     except BaseException as exc:  # noqa: BLE001 - anything the target does at import time is data
-        _write(out, {**base, "outcome": "error", "stage": "import", "message": f"{type(exc).__name__}: {exc}",
-                     "traceback": traceback.format_exc()[-3000:]})
-        return 0
+        return {**base, "outcome": "error", "stage": "import", "message": f"{type(exc).__name__}: {exc}",
+                "traceback": traceback.format_exc()[-3000:]}
     try:
         namespace = dict(vars(harness))
         namespace["st"] = st
         strategies = [eval(src, namespace) for src in req["strategies"]]  # noqa: S307 - our own translation
     except BaseException as exc:  # noqa: BLE001
-        _write(out, {**base, "outcome": "error", "stage": "strategy", "message": f"{type(exc).__name__}: {exc}"})
-        return 0
+        return {**base, "outcome": "error", "stage": "strategy", "message": f"{type(exc).__name__}: {exc}"}
     counts = {"valid": 0, "rejected": 0}
     last: dict[str, Any] = {}
 
@@ -161,20 +158,23 @@ def main(argv: list[str]) -> int:
     try:
         test()
     except Unsatisfiable as exc:
-        _write(out, {**base, **counts, "outcome": "unsatisfiable", "message": str(exc)[:1000]})
-        return 0
+        return {**base, **counts, "outcome": "unsatisfiable", "message": str(exc)[:1000]}
     except Flaky as exc:
-        _write(out, {**base, **counts, "outcome": "flaky", "message": str(exc)[:1000]})
-        return 0
+        return {**base, **counts, "outcome": "flaky", "message": str(exc)[:1000]}
     except BaseException as exc:  # noqa: BLE001 - the property failed (last holds the shrunk example)
         if "args" not in last:
-            _write(out, {**base, **counts, "outcome": "error", "stage": "engine",
-                         "message": f"{type(exc).__name__}: {exc}", "traceback": traceback.format_exc()[-3000:]})
-            return 0
-        _write(out, {**base, **counts, "outcome": "failed", "args": last["args"], "exception": last["exception"]})
-        return 0
-    _write(out, {**base, **counts, "outcome": "passed"})
-    return 0
+            return {**base, **counts, "outcome": "error", "stage": "engine",
+                         "message": f"{type(exc).__name__}: {exc}", "traceback": traceback.format_exc()[-3000:]}
+        return {**base, **counts, "outcome": "failed", "args": last["args"], "exception": last["exception"]}
+    return _after(ch, {**base, **counts, "outcome": "passed"})
+
+
+def _after(ch: channel.Channel, result: dict[str, Any]) -> dict[str, Any]:
+    """A passing run must still have icontract's checks on (a target may have switched them off)."""
+    problem = _selftest()
+    if problem:
+        ch.flag(f"icontract's checks were switched off during the run ({problem})")
+    return result
 
 
 if __name__ == "__main__":

@@ -26,24 +26,17 @@ blocked while the target ran.
 from __future__ import annotations
 
 import importlib
-import json
 import os
 import sys
 import traceback
-from typing import IO, Any
+from typing import Any
 
-from evalgap.verifier.sandbox import guard
+import icontract
 
-
-def _write(fh: IO[str], data: dict[str, Any]) -> None:
-    data["blocked"] = list(guard.BLOCKED)
-    json.dump(data, fh)
-    fh.close()
+from evalgap.verifier.sandbox import channel
 
 
 def _enforcement_selftest() -> str | None:
-    import icontract
-
     @icontract.ensure(lambda result: result > 0, "evalgap self-test")
     def _probe() -> int:
         return 0
@@ -134,31 +127,32 @@ def _target_roots(req: dict[str, Any]) -> list[str]:
 
 
 def main(argv: list[str]) -> int:
-    req = json.loads(open(argv[0], encoding="utf-8").read())
-    out = open(argv[1], "w", encoding="utf-8")
-    for p in reversed(req["paths"]):
-        sys.path.insert(0, p)
+    """Replay one counterexample (see the module docstring); always 0, the outcome is in the result."""
+    return channel.run(argv, _work)
+
+
+def _work(ch: channel.Channel) -> dict[str, Any]:
+    req = ch.request
+    ch.add_paths()
     problem = _enforcement_selftest()
     if problem or "crosshair" in sys.modules:
-        _write(out, {"outcome": "error", "stage": "enforcement", "message": problem or "crosshair imported"})
-        return 0
-    if req.get("guard", True):
-        guard.install(os.getcwd())
+        return {"outcome": "error", "stage": "enforcement", "message": problem or "crosshair imported"}
+    ch.watch_modules(("icontract",))
+    ch.install_guard()
+    ch.start_record()
     try:
         harness = importlib.import_module(req["harness"])
         fn = getattr(harness, req["function"])
+        ch.watch_function(f"{req['harness']}.{req['function']}", fn)
+        ch.watch(req["harness"], harness)
     except BaseException as exc:  # noqa: BLE001
-        _write(out, {"outcome": "error", "stage": "import", "message": f"{type(exc).__name__}: {exc}",
-                     "traceback": traceback.format_exc()[-3000:]})
-        return 0
-    import icontract
-
+        return {"outcome": "error", "stage": "import", "message": f"{type(exc).__name__}: {exc}",
+                "traceback": traceback.format_exc()[-3000:]}
     namespace = dict(vars(harness))
     try:
         args = _build_args(req["args"], namespace)
     except BaseException as exc:  # noqa: BLE001
-        _write(out, {"outcome": "bad-args", "message": f"{type(exc).__name__}: {exc}"})
-        return 0
+        return {"outcome": "bad-args", "message": f"{type(exc).__name__}: {exc}"}
     harness_file = os.path.abspath(getattr(harness, "__file__", ""))
     try:
         returned = fn(*args)
@@ -173,24 +167,22 @@ def main(argv: list[str]) -> int:
                 returned_index = fn.__wrapped__(*again)
             except BaseException:  # noqa: BLE001
                 returned_index = None
-        _write(out, {"outcome": "violation", "kind": kind, "message": text[:4000],
-                     "returned": returned_index if isinstance(returned_index, int) else None})
-        return 0
+        return {"outcome": "violation", "kind": kind, "message": text[:4000],
+                "returned": returned_index if isinstance(returned_index, int) else None}
     except BaseException as exc:  # noqa: BLE001
         tb = traceback.extract_tb(exc.__traceback__)
         innermost = os.path.abspath(tb[-1].filename) if tb else ""
-        _write(out, {"outcome": "exception", "type": type(exc).__name__, "message": str(exc)[:2000],
+        return {"outcome": "exception", "type": type(exc).__name__, "message": str(exc)[:2000],
                      "in_harness": innermost == harness_file,
                      "origin": origin(exc, harness_file, _target_roots(req), target_code_objects(
                          sys.modules.get(str(req.get("target_module") or "")))),
-                     "traceback": traceback.format_exc()[-3000:]})
-        return 0
+                     "traceback": traceback.format_exc()[-3000:]}
     if req.get("expect_zero") and returned != 0:
-        _write(out, {"outcome": "violation", "kind": "post", "message": "check returned a failing index",
-                     "returned": returned if isinstance(returned, int) else None})
-        return 0
-    _write(out, {"outcome": "passed", "returned": repr(returned)[:500]})
-    return 0
+        return {"outcome": "violation", "kind": "post", "message": "check returned a failing index",
+                     "returned": returned if isinstance(returned, int) else None}
+    if _enforcement_selftest() is not None:
+        ch.flag("icontract's checks were switched off during the replay")
+    return {"outcome": "passed", "returned": repr(returned)[:500]}
 
 
 if __name__ == "__main__":

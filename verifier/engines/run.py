@@ -15,15 +15,17 @@ from typing import Any, Callable
 
 from evalgap.specs_lang import ast as A
 from evalgap.translators.to_icontract import Harness, Obligation, build_harness
-from evalgap.verifier.cache import ResultCache, cacheable, default_cache_dir, entry_key, names_in, target_fingerprint
+from evalgap.verifier.cache import (ResultCache, cacheable, default_cache_dir, entry_key, names_in, static_files,
+                                    target_fingerprint)
 from evalgap.verifier.engines import registry
-from evalgap.verifier.engines.common import (CPU_LIMIT_MARGIN_S, ReplayResult, formal_text, replay,
-                                             span_text)
+from evalgap.verifier.engines.common import (CPU_LIMIT_MARGIN_S, INTEGRITY_REASONS, ReplayResult, formal_text,
+                                             replay, span_text)
 from evalgap.verifier.engines.registry import EngineJob
 from evalgap.verifier.findings import EngineVerdict, RequirementResult, Verdict, worst
 from evalgap.verifier.options import Settings
 from evalgap.verifier.project.targets import Target
 from evalgap.verifier.report.emit_tests import reproducer_snippet
+from evalgap.verifier.sandbox import record
 from evalgap.verifier.sandbox.runner import prestart
 
 __all__ = ["check_spec", "replay", "ReplayResult", "formal_text", "span_text", "overall", "warm_up",
@@ -88,20 +90,28 @@ def _cached_run(engine: str, req: A.Requirement, owner: object, ob: Obligation, 
         hit = cache.get(key) if key is not None else None
         if hit is not None:
             return replace(hit, cached=True)
-    v = _run_engine(engine, req, owner, ob, harness, hdir, target, source, opts, spec)
+    with record.collecting() as seen:  # every worker's run-time record of what the target read
+        v = _run_engine(engine, req, owner, ob, harness, hdir, target, source, opts, spec)
+    if ob.bounds and v.verdict in (Verdict.VERIFIED, Verdict.NO_COUNTEREXAMPLE):
+        v = replace(v, bounds=tuple(dict.fromkeys((*v.bounds, *ob.bounds))))  # the harness's own limits
     if v.verdict is Verdict.REFUTED and v.reproducer is None:
         v = replace(v, reproducer=reproducer_snippet(ob, harness, target, v))
     if cache is not None and key is not None and cacheable(v):
-        cache.put(key, v)
+        inputs = record.classify(seen, target.paths, static_files(target.module, target.paths), [str(hdir)])
+        cache.put(key, v, inputs)  # not stored when the inputs cannot be enumerated
     return v
 
 
-def overall(verdicts: list[Verdict]) -> Verdict | None:
+def overall(verdicts: list[Verdict], reasons: list[str] | None = None) -> Verdict | None:
     """The overall verdict over engines: ``refuted`` if any engine refuted (each refutation was replayed
-    concretely); else ``verified`` if CrossHair exhausted every path (a proof is not weakened by a random
-    tester that did not finish); else the worst of the rest (unknown > no-counterexample)."""
+    concretely); else ``unknown`` if any engine saw nondeterminism, tampering, a hash-seed dependence or
+    gaming (``reasons``, parallel to ``verdicts``: such an unknown outweighs another engine's proof); else
+    ``verified`` if CrossHair exhausted every path (a proof is not weakened by a random tester that did not
+    finish); else the worst of the rest (unknown > no-counterexample)."""
     if Verdict.REFUTED in verdicts:
         return Verdict.REFUTED
+    if any(v is Verdict.UNKNOWN and r.startswith(INTEGRITY_REASONS) for v, r in zip(verdicts, reasons or [])):
+        return Verdict.UNKNOWN
     if Verdict.VERIFIED in verdicts:
         return Verdict.VERIFIED
     return worst(verdicts)
@@ -132,7 +142,7 @@ def _check_one(req: A.Requirement, owner: object, ob: Obligation, harness: Harne
     else:
         verdicts = [_cached_run(e, req, owner, ob, harness, hdir, target, source, opts, cache, spec)
                     for e in opts.engines]
-    verdict = overall([v.verdict for v in verdicts])
+    verdict = overall([v.verdict for v in verdicts], [v.reason for v in verdicts])
     return RequirementResult(**base, verdicts=tuple(verdicts), verdict=verdict,  # type: ignore[arg-type]
                              elapsed_s=time.monotonic() - start)
 
@@ -148,8 +158,11 @@ def _estimated_cost(ob: Obligation) -> int:
 def warm_up(opts: Settings, requirements: int | None = None) -> None:
     """Start the fork servers ``opts`` will need in the background (call early, e.g. before parsing, so
     their start-up overlaps other work); ``requirements`` caps how many of each kind are started."""
-    kinds = [e.worker for e in (registry.get(n) for n in opts.engines) if e is not None] + ["replay"]
-    prestart(kinds, min(max(1, opts.jobs), requirements or opts.jobs))
+    count = min(max(1, opts.jobs), requirements or opts.jobs)
+    for e in (registry.get(n) for n in opts.engines):
+        if e is not None:
+            prestart([e.worker], count, hash_seed=getattr(e, "hash_seed", None))
+    prestart(["replay"], count)
 
 
 def check_spec(spec: A.Spec, source: str, target: Target, opts: Settings,

@@ -21,22 +21,15 @@ other version's class and lacked its attributes), ``paths`` (iterations), ``exha
 from __future__ import annotations
 
 import importlib
-import json
-import os
 import sys
 import time
 import traceback
 import types
 from typing import Any
 
+from evalgap.verifier.sandbox import channel
+
 _PACKAGES = ("evalgap_base", "evalgap_head")
-
-
-def _write(path: str, data: dict[str, Any]) -> None:
-    tmp = path + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as fh:
-        json.dump(data, fh)
-    os.replace(tmp, path)
 
 
 def _load(package: str, root: str, module: str) -> types.ModuleType:
@@ -87,17 +80,13 @@ def _with_candidates(selected: list[Any], searched: list[list[Any]], limit: int)
 
 
 def main(argv: list[str]) -> int:
-    req = json.loads(open(argv[0], encoding="utf-8").read())
-    out = argv[1]
-    started = time.process_time()
-    try:
-        base = _load(_PACKAGES[0], req["base_root"], req["module"])
-        head = _load(_PACKAGES[1], req["head_root"], req["module"])
-    except BaseException as exc:  # noqa: BLE001 - anything the target does at import time is data
-        _write(out, {"error": f"{type(exc).__name__}: {exc}", "stage": "import",
-                     "traceback": traceback.format_exc()[-3000:]})
-        return 0
+    """Diff one function's behaviour (see the module docstring); always 0, the outcome is in the result."""
+    return channel.run(argv, _work)
 
+
+def _work(ch: channel.Channel) -> dict[str, Any]:
+    req = ch.request
+    started = time.process_time()
     import collections
 
     import crosshair
@@ -106,6 +95,25 @@ def main(argv: list[str]) -> int:
     from crosshair.diff_behavior import ExceptionEquivalenceType, diff_behavior
     from crosshair.fnutil import FunctionInfo, walk_qualname
     from crosshair.options import DEFAULT_OPTIONS, AnalysisOptionSet
+
+    flexible = getattr(cdb, "flexible_equal")
+    setattr(cdb, "flexible_equal", lambda a, b: _version_equal(a, b, flexible))
+    searched: list[list[Any]] = []
+    search = getattr(cdb, "diff_behavior_with_signature")
+
+    def capture(*args: Any, **kwargs: Any) -> list[Any]:
+        found = list(search(*args, **kwargs))
+        searched.append(found)
+        return found
+
+    setattr(cdb, "diff_behavior_with_signature", capture)
+    ch.watch_modules(("crosshair",))  # bound (our own patches included) before either version is imported
+    try:
+        base = _load(_PACKAGES[0], req["base_root"], req["module"])
+        head = _load(_PACKAGES[1], req["head_root"], req["module"])
+    except BaseException as exc:  # noqa: BLE001 - anything the target does at import time is data
+        return {"error": f"{type(exc).__name__}: {exc}", "stage": "import",
+                "traceback": traceback.format_exc()[-3000:]}
 
     result: dict[str, Any] = {"crosshair_version": getattr(crosshair, "__version__", "unknown"), "diffs": []}
     try:
@@ -116,20 +124,9 @@ def main(argv: list[str]) -> int:
         options = DEFAULT_OPTIONS.overlay(AnalysisOptionSet(
             per_condition_timeout=float(req["budget_s"]), per_path_timeout=float(req["per_path_timeout_s"])))
         options.stats = collections.Counter()
-        flexible = getattr(cdb, "flexible_equal")
-        setattr(cdb, "flexible_equal", lambda a, b: _version_equal(a, b, flexible))
         nondet: list[bool] = []
         # diff_behavior keeps only a coverage-greedy selection of the inputs it found (often one); keep the
         # other candidates too, since one input can mix an explained and an unexplained change
-        searched: list[list[Any]] = []
-        search = getattr(cdb, "diff_behavior_with_signature")
-
-        def capture(*args: Any, **kwargs: Any) -> list[Any]:
-            found = list(search(*args, **kwargs))
-            searched.append(found)
-            return found
-
-        setattr(cdb, "diff_behavior_with_signature", capture)
         diffs = diff_behavior(fn1, fn2, options, ExceptionEquivalenceType.TYPE_AND_MESSAGE,
                               on_nondeterminism=lambda: nondet.append(True))
         if isinstance(diffs, str):
@@ -160,8 +157,7 @@ def main(argv: list[str]) -> int:
         result["stage"] = "analysis"
         result["traceback"] = traceback.format_exc()[-3000:]
     result["cpu_s"] = time.process_time() - started
-    _write(out, result)
-    return 0
+    return result
 
 
 if __name__ == "__main__":

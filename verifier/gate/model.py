@@ -9,6 +9,7 @@ from evalgap.verifier.analysis.gaming import GamingFinding
 from evalgap.verifier.findings import RequirementResult, Verdict
 from evalgap.verifier.gate.behavior_diff import BehaviorDifference, DiffOutcome
 from evalgap.verifier.gate.gitdiff import ChangedUnit
+from evalgap.verifier.options import ENGINES
 from evalgap.verifier.report.gap import EXIT_OK, EXIT_REFUTED, EXIT_UNKNOWN
 
 __all__ = ["DEFAULT_TEST_GLOBS", "GateOptions", "RequirementChange", "ClassifiedDifference", "GateReport",
@@ -29,8 +30,14 @@ class GateOptions:
         jobs: requirements checked in parallel.
         test_globs: repository-relative globs of the visible tests (their literals feed EG407).
         behavior_diff: run behaviour diffing at all.
-        fail_on_unexplained: an unexplained behaviour change makes the exit code 1.
+        fail_on_unexplained: an unexplained behaviour change makes the exit code 1 (``--fail-on unexplained``).
         target: repository-relative ``.py`` path overriding the spec's ``target:``.
+        engines: the engines run on each reached requirement, as for ``check`` (default: CrossHair and
+            Hypothesis).
+        hypothesis_examples: Hypothesis ``max_examples`` per requirement.
+        fail_on_still_refuted: a requirement refuted on both sides blocks too (``--fail-on still-refuted``);
+            by default only newly broken requirements block, as code-scanning tools report new findings apart
+            from existing ones.
     """
 
     budget_s: float = 10.0
@@ -40,6 +47,9 @@ class GateOptions:
     behavior_diff: bool = True
     fail_on_unexplained: bool = False
     target: str | None = None
+    engines: tuple[str, ...] = ENGINES
+    hypothesis_examples: int = 200
+    fail_on_still_refuted: bool = False
 
 
 @dataclass(frozen=True)
@@ -116,6 +126,7 @@ class GateReport:
     diff_budget_s: float
     elapsed_s: float
     fail_on_unexplained: bool = False
+    fail_on_still_refuted: bool = False
     sandbox: str = "python-guard"
 
     def active_gaming(self) -> list[GamingFinding]:
@@ -128,14 +139,13 @@ class GateReport:
 
 
 def gate_exit_code(report: GateReport) -> int:
-    """1: a checked requirement refuted on head, an unsilenced gaming finding, or (with
-    ``fail_on_unexplained``) an unexplained behaviour change; 3: a checked requirement unknown; else 0."""
-    verdicts = {r.head.verdict for r in report.requirements}
-    if Verdict.REFUTED in verdicts or report.active_gaming() or (
-            report.fail_on_unexplained and report.unexplained()):
+    """1: a reached requirement newly refuted on head (``broken``, or refuted and ``new``/``changed-spec``;
+    ``still-refuted`` too with ``fail_on_still_refuted``), an unsilenced gaming finding, or (with
+    ``fail_on_unexplained``) an unexplained behaviour change; 3: a reached requirement unknown on head; else 0."""
+    blocking = [r for r in report.requirements if r.head.verdict is Verdict.REFUTED
+                and (r.transition != "still-refuted" or report.fail_on_still_refuted)]
+    if blocking or report.active_gaming() or (report.fail_on_unexplained and report.unexplained()):
         return EXIT_REFUTED
-    if Verdict.UNKNOWN in verdicts:
+    if any(r.head.verdict is Verdict.UNKNOWN for r in report.requirements):
         return EXIT_UNKNOWN
     return EXIT_OK
-
-

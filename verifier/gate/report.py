@@ -1,5 +1,5 @@
 """Render a :class:`~evalgap.verifier.gate.run.GateReport`: text (terminal), JSON (``gate_schema_version``
-1.0), Markdown (a pull-request comment) and SARIF 2.1.0 (code scanning).
+1.1), Markdown (a pull-request comment) and SARIF 2.1.0 (code scanning).
 
 These are the gate's own renderers: the shared report renderers (SARIF/Markdown/JUnit of ``check``) live on
 another branch; once merged, the gate's SARIF and Markdown can move onto them.
@@ -19,7 +19,7 @@ from evalgap.verifier.gate.run import ClassifiedDifference, GateReport, gate_exi
 __all__ = ["gate_to_dict", "render_gate_json", "render_gate_text", "render_gate_markdown", "render_gate_sarif",
            "render_gate_junit", "GATE_SCHEMA_VERSION"]
 
-GATE_SCHEMA_VERSION = "1.0"
+GATE_SCHEMA_VERSION = "1.1"  # 1.1: requirements[].head_bounds
 _SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 
 
@@ -34,6 +34,8 @@ def _verdict_text(r: RequirementResult | None) -> str:
         detail = f" ({r.counterexample})"
     elif v is not None and r.verdict.value in ("unknown", "no-counterexample"):
         detail = f" ({v.reason})"
+    if r.bounds:  # a bounded proof (or bounded search) is printed with its bounds
+        detail += f" within bounds: {'; '.join(r.bounds)}"
     return r.verdict.value + detail
 
 
@@ -73,6 +75,7 @@ def gate_to_dict(report: GateReport) -> dict[str, Any]:
                           "head": _verdict_text(r.head), "base": _verdict_text(r.base),
                           "head_verdict": r.head.verdict.value if r.head.verdict else None,
                           "base_verdict": r.base.verdict.value if r.base and r.base.verdict else None,
+                          "head_bounds": list(r.head.bounds),
                           "because": list(r.because)} for r in report.requirements],
         "not_rechecked": [{"id": i, "prose": p} for i, p in report.not_rechecked],
         "behavior_diffs": [{"file": o.file, "function": o.qualname, "status": o.status, "paths": o.paths,

@@ -379,8 +379,8 @@ def run_gate(repo: Path, spec: Path, base: str, head: str | None, patch: Path | 
                 because.setdefault(req.id, []).append("spec: " + ("added" if req.id not in base_text else "changed"))
         selected = set(because)
         subset = _filter_spec(head_spec, selected)
-        copts = Settings(budget_s=options.budget_s, jobs=options.jobs, engines=("crosshair",), cache=False,
-                         analysis=False)
+        copts = Settings(budget_s=options.budget_s, jobs=options.jobs, engines=options.engines, cache=False,
+                         analysis=False, hypothesis_examples=options.hypothesis_examples)
         base_ids = {rid for rid in selected if rid in base_text}
         def side(spec_part: A.Spec, target: Target) -> list[RequirementResult]:
             """One side's requirement checks, through the library's one way (:func:`evalgap.check`)."""
@@ -443,7 +443,8 @@ def run_gate(repo: Path, spec: Path, base: str, head: str | None, patch: Path | 
         return GateReport(str(top), snap.base_rev, snap.head_rev, spec_display, head_target.display, units,
                           tuple(changes), not_rechecked, tuple(diffs), tuple(classified), tuple(gaming),
                           tuple(notes), options.budget_s, options.diff_budget_s, time.monotonic() - started,
-                          options.fail_on_unexplained, isolation.summary(jobs_from))
+                          options.fail_on_unexplained, options.fail_on_still_refuted,
+                          isolation.summary(jobs_from))
 
 
 def _defs(src: str) -> list[str]:

@@ -10,19 +10,12 @@ from __future__ import annotations
 import ast
 import importlib
 import inspect
-import json
-import os
 import sys
 import textwrap
 import traceback
 from typing import Any
 
-
-def _write(path: str, data: dict[str, Any]) -> None:
-    tmp = path + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as fh:
-        json.dump(data, fh)
-    os.replace(tmp, path)
+from evalgap.verifier.sandbox import channel
 
 
 def _fn(name: str, obj: Any, drop_self: bool) -> dict[str, Any]:
@@ -88,10 +81,13 @@ def _class(name: str, cls: type) -> dict[str, Any]:
 
 
 def main(argv: list[str]) -> int:
-    req = json.loads(open(argv[0], encoding="utf-8").read())
-    out = argv[1]
-    for p in reversed(req["paths"]):
-        sys.path.insert(0, p)
+    """Read one module's signatures (see the module docstring); always 0, the outcome is in the result."""
+    return channel.run(argv, _work)
+
+
+def _work(ch: channel.Channel) -> dict[str, Any]:
+    req = ch.request
+    ch.add_paths()
     try:
         mod = importlib.import_module(req["module"])
         functions, classes, names = {}, {}, []
@@ -104,10 +100,9 @@ def main(argv: list[str]) -> int:
                 functions[name] = _fn(name, value, drop_self=False)
             else:
                 names.append(name)
-        _write(out, {"module": req["module"], "functions": functions, "classes": classes, "names": sorted(names)})
+        return {"module": req["module"], "functions": functions, "classes": classes, "names": sorted(names)}
     except BaseException as exc:  # noqa: BLE001 - anything the target does at import time is data
-        _write(out, {"error": f"{type(exc).__name__}: {exc}", "traceback": traceback.format_exc()[-3000:]})
-    return 0
+        return {"error": f"{type(exc).__name__}: {exc}", "traceback": traceback.format_exc()[-3000:]}
 
 
 if __name__ == "__main__":

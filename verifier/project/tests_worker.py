@@ -14,19 +14,13 @@ code; or ``error`` when pytest is missing.
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 import threading
 from types import FrameType
 from typing import Any
 
-
-def _write(path: str, data: dict[str, Any]) -> None:
-    tmp = path + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as fh:
-        json.dump(data, fh)
-    os.replace(tmp, path)
+from evalgap.verifier.sandbox import channel
 
 
 class _Recorder:
@@ -91,16 +85,18 @@ class _Recorder:
         return Plugin()
 
 
-def main(req_path: str, out_path: str) -> None:
-    with open(req_path, encoding="utf-8") as fh:
-        req = json.load(fh)
-    for p in reversed(req.get("paths", [])):
-        sys.path.insert(0, p)
+def main(argv: list[str]) -> int:
+    """Run the tests, traced (see the module docstring); always 0, the outcome is in the result."""
+    return channel.run(argv, _work)
+
+
+def _work(ch: channel.Channel) -> dict[str, Any]:
+    req = ch.request
+    ch.add_paths()
     try:
         import pytest
     except ImportError:
-        _write(out_path, {"error": "pytest is not installed in evalgap's environment (pip install pytest)"})
-        return
+        return {"error": "pytest is not installed in evalgap's environment (pip install pytest)"}
     rec = _Recorder(list(req["files"]))
     args = [req["tests"], "-q", "-p", "no:cacheprovider", "-p", "no:randomly", "--rootdir", req["rootdir"],
             "-o", "addopts=", "--no-header"]
@@ -114,8 +110,8 @@ def main(req_path: str, out_path: str) -> None:
     tests = [{"nodeid": n, "outcome": rec.outcomes.get(n, "error"),
               "functions": sorted(f for f in rec.calls.get(n, ()) if f != "<module>")}
              for n in sorted(set(rec.outcomes) | set(rec.calls))]
-    _write(out_path, {"tests": tests, "exit_status": status})
+    return {"tests": tests, "exit_status": status}
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], sys.argv[2])
+    sys.exit(main(sys.argv[1:]))

@@ -46,6 +46,8 @@ def explain(report: dict[str, Any], req_id: str) -> str:
         out += [f"    {line}" for line in r["formal_text"].splitlines()]
     if r["target_functions"]:
         out.append(f"  target functions: {', '.join(r['target_functions'])}")
+    if r.get("bounds"):
+        out.append(f"  bounded by: {'; '.join(r['bounds'])} (the verdict holds only within these bounds)")
     if r["narrowed_by"]:
         out.append(f"  assuming: {', '.join(r['narrowed_by'])}")
     for v in r["verdicts"]:

@@ -23,8 +23,15 @@ __all__ = ["Format", "LazyFormat", "register", "get", "names"]
 class Format(Protocol):
     """What the registry holds (see the module docstring)."""
 
-    name: str
-    extension: str
+    @property
+    def name(self) -> str:
+        """The ``-f`` name."""
+        ...
+
+    @property
+    def extension(self) -> str:
+        """The file extension used for ``-o FOLDER`` (no dot)."""
+        ...
 
     def render(self, report: GapReport, color: bool = False) -> str:
         """The report as one document (``color`` applies to terminal text only)."""

@@ -8,7 +8,7 @@ findings (e.g. the Z3 analysis) and formalization coverage. Every flag and exit 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING
 
 from evalgap.verifier.sandbox import isolation
 from evalgap.specs_lang import ast as A
@@ -18,11 +18,14 @@ from evalgap.verifier.analysis.smells import find_smells
 from evalgap.verifier.project.tests_map import TestSuiteResult, tests_for
 from evalgap.verifier.report.traceability import requirement_functions, target_definitions
 
+if TYPE_CHECKING:
+    from evalgap.verifier.analysis.spec_findings import AnalysisReport
+
 __all__ = ["GapReport", "build_report", "exit_code", "requirement_flags", "parse_fail_on", "SCHEMA_VERSION",
            "EXIT_OK", "EXIT_REFUTED", "EXIT_USAGE", "EXIT_UNKNOWN", "FLAGS", "FAIL_ON_CHOICES",
-           "DEFAULT_FAIL_ON", "REPORT_CODES", "split_location", "spec_findings_from"]
+           "DEFAULT_FAIL_ON", "REPORT_CODES", "bounded", "verdict_label", "split_location", "spec_findings_from"]
 
-SCHEMA_VERSION = "1.1"
+SCHEMA_VERSION = "1.2"
 
 #: Exit codes, the same for every command (docs/verdicts.md). Precedence when several apply: 2, 1, 3.
 EXIT_OK, EXIT_REFUTED, EXIT_USAGE, EXIT_UNKNOWN = 0, 1, 2, 3
@@ -35,6 +38,8 @@ FLAGS: dict[str, str] = {
                    "formalized, or every formal check unknown)",
     "example-only": "only concrete examples are formalized: a test, not a property",
     "bounded-only": "no counterexample within the budget, but no proof either",
+    "bounded-proof": "verified only within the listed bounds (a class invariant's call-sequence length, "
+                     "collection sizes, numeric ranges, string alphabets): a proof of the bounded claim",
     "not-formalized": "the requirement has no formal clause (see its category and reason)",
     "engines-disagree": "one engine refuted what another verified or found no counterexample for",
     "narrowed-domain": "the verdict holds only under the listed assumptions (preconditions, ranges, "
@@ -45,6 +50,7 @@ FLAGS: dict[str, str] = {
 REPORT_CODES: dict[str, str] = {
     "EG501": "requirement refuted: a counterexample, replayed concretely",
     "EG502": "requirement unknown: no verdict could be reached (the reason says why)",
+    "EG503": "requirement verified only within bounds (a bounded proof: the bounds are listed)",
 }
 
 #: What ``--fail-on`` accepts; exit 1 for all but ``unknown`` (exit 3).
@@ -74,6 +80,7 @@ class GapReport:
         function_lines: target function qualified name -> 1-based line of its ``def`` in ``target_file``.
         spec_findings: findings about the spec itself (conflicts, vacuity, weak-spec witnesses, ...).
         tests: the project's test run when ``--tests`` was given.
+        analysis: the Z3 analysis report the ``spec_findings`` come from (its timing and scopes), or None.
         sandbox: the isolation the target's code ran under: ``os (landlock abi 7, netns, pidns, userns)`` (the
             mechanisms in force) or ``python-guard`` (no OS isolation: only the audit-hook guard and rlimits).
     """
@@ -91,7 +98,7 @@ class GapReport:
     function_lines: dict[str, int] = field(default_factory=dict)
     spec_findings: tuple[SpecFinding, ...] = ()
     tests: TestSuiteResult | None = None
-    analysis: Any = None  # an evalgap.verifier.analysis.spec_findings.AnalysisReport (Z3 findings about the spec)
+    analysis: AnalysisReport | None = None
     sandbox: str = "python-guard"
 
     def summary(self) -> dict[str, int]:
@@ -149,7 +156,7 @@ class GapReport:
 def requirement_flags(r: RequirementResult) -> tuple[str, ...]:
     """The evaluation-gap flags of one requirement (see :data:`FLAGS`), in :data:`FLAGS` order.
 
-    Reads ``verdict``, ``verdicts``, ``formalization``, ``tests`` and ``narrowed_by``/``assumptions``;
+    Reads ``verdict``, ``verdicts``, ``formalization``, ``tests``, ``bounds`` and ``narrowed_by``/``assumptions``;
     a precondition requirement gets no flag (it is not checked against the code; it *is* a narrowing).
     """
     if r.role == "precondition":
@@ -165,6 +172,8 @@ def requirement_flags(r: RequirementResult) -> tuple[str, ...]:
         flags.add("example-only")
     if r.verdict is Verdict.NO_COUNTEREXAMPLE:
         flags.add("bounded-only")
+    if r.verdict is Verdict.VERIFIED and r.bounds:
+        flags.add("bounded-proof")
     if r.verdict is Verdict.NOT_FORMALIZED:
         flags.add("not-formalized")
     if Verdict.REFUTED in engines and engines & {Verdict.VERIFIED, Verdict.NO_COUNTEREXAMPLE}:
@@ -217,35 +226,27 @@ def split_location(location: str) -> tuple[str, int, int]:
     return location, 0, 0
 
 
-def spec_findings_from(analysis: object) -> tuple[SpecFinding, ...]:
-    """Convert another module's findings about the spec into :class:`SpecFinding` records (duck-typed).
+def spec_findings_from(analysis: AnalysisReport | None) -> tuple[SpecFinding, ...]:
+    """The findings of the Z3 analysis report ``analysis`` (the same records: one findings model), ``()`` for
+    None."""
+    return () if analysis is None else tuple(analysis.findings)
 
-    Args:
-        analysis: an object with a ``findings`` sequence (e.g. the Z3 analysis report), or such a sequence.
-            Each item needs ``code``, ``kind``, ``message`` and either ``requirement_ids`` or
-            ``requirements``; ``detail`` or ``details`` (lines), ``witness`` and ``severity`` are used when
-            present.
 
-    Returns:
-        The findings in their order; ``()`` for None.
-    """
-    if analysis is None:
-        return ()
-    items: Any = getattr(analysis, "findings", analysis)
-    out = []
-    for f in items:
-        ids: Any = getattr(f, "requirement_ids", None)
-        if ids is None:
-            ids = getattr(f, "requirements", None) or ()
-        detail = getattr(f, "detail", None)
-        if detail is None:
-            detail = "\n".join(str(d) for d in getattr(f, "details", ()) or ())
-        witness = getattr(f, "witness", None)
-        if witness:
-            detail = f"{detail}\nwitness: {witness}".strip()
-        out.append(SpecFinding(str(f.code), str(f.kind), tuple(str(i) for i in ids), str(f.message), str(detail),
-                               str(getattr(f, "severity", "") or "")))
-    return tuple(out)
+def bounded(r: RequirementResult) -> bool:
+    """Whether ``--fail-on bounded`` counts ``r``: its overall verdict is ``no-counterexample`` (the
+    ``bounded-only`` flag) or a ``verified`` that holds only within its bounds (``bounded-proof``)."""
+    return r.verdict is Verdict.NO_COUNTEREXAMPLE or (r.verdict is Verdict.VERIFIED and bool(r.bounds))
+
+
+def verdict_label(r: RequirementResult) -> str:
+    """The overall verdict word with its bounds, as every renderer prints it: ``verified within bounds:
+    call sequence: at most 3 method calls ...`` for a bounded proof, ``no-counterexample within bounds:
+    ...`` likewise, else the bare word (``precondition`` for a precondition requirement)."""
+    if r.verdict is None:
+        return "precondition"
+    if r.bounds:
+        return f"{r.verdict.value} within bounds: {'; '.join(r.bounds)}"
+    return r.verdict.value
 
 
 def parse_fail_on(text: str) -> tuple[str, ...]:
@@ -266,7 +267,8 @@ def exit_code(report: GapReport, fail_on: tuple[str, ...] = DEFAULT_FAIL_ON) -> 
     """The exit code of ``check`` (usage and spec errors exit 2 before a report exists).
 
     1 when something listed in ``fail_on`` other than ``unknown`` occurs: ``refuted`` (a refuted
-    requirement or a spec finding of level ``error``: conflict, unrealizable contract, config violation), ``bounded`` (a no-counterexample verdict),
+    requirement or a spec finding of level ``error``: conflict, unrealizable contract, config violation),
+    ``bounded`` (a no-counterexample verdict, or a ``verified`` with bounds: see :func:`bounded`),
     ``not-formalized``, ``smell`` (any requirement smell); else 3 when ``unknown`` is listed and a verdict
     is unknown; else 0. With the default ``refuted,unknown``: 1 refuted, 3 only unknowns, 0 otherwise.
     """
@@ -275,8 +277,8 @@ def exit_code(report: GapReport, fail_on: tuple[str, ...] = DEFAULT_FAIL_ON) -> 
         ("refuted" in fail_on and (Verdict.REFUTED in verdicts
                                    or any(f.level == "error" for f in report.spec_findings)
                                    or (report.analysis is not None
-                                       and any(f.severity == "error" for f in report.analysis.findings))))
-        or ("bounded" in fail_on and Verdict.NO_COUNTEREXAMPLE in verdicts)
+                                       and any(f.level == "error" for f in report.analysis.findings))))
+        or ("bounded" in fail_on and any(bounded(r) for r in report.requirements))
         or ("not-formalized" in fail_on and Verdict.NOT_FORMALIZED in verdicts)
         or ("smell" in fail_on and any(r.smells for r in report.requirements))
     )

@@ -62,7 +62,8 @@ def _chart(report: GapReport) -> dict[str, Any]:
 def _row(r: RequirementResult) -> dict[str, Any]:
     word = r.verdict.value if r.verdict is not None else "precondition"
     return {"r": r, "word": word, "colour": _COLOURS[word], "segments": prose_segments(r.prose, r.smells),
-            "search": " ".join([r.id, r.prose, word, *r.flags, r.formal_text, *(s.code for s in r.smells)])}
+            "search": " ".join([r.id, r.prose, word, *r.flags, r.formal_text, *(s.code for s in r.smells),
+                                *r.bounds])}
 
 
 def render_html(report: GapReport) -> str:

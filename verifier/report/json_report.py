@@ -1,4 +1,4 @@
-"""Render a :class:`~evalgap.verifier.report.gap.GapReport` as JSON (``schema_version`` 1.1).
+"""Render a :class:`~evalgap.verifier.report.gap.GapReport` as JSON (``schema_version`` 1.2: 1.1 plus ``bounds``).
 
 The shape is fixed by the JSON Schema shipped as package data (``verifier/report/schema/gap-report.schema.json``,
 printed by ``evalgap schema``): every property is required (absent values are ``null``) and no other
@@ -26,10 +26,11 @@ def _verdict(v: EngineVerdict) -> dict[str, Any]:
         "verdict": v.verdict.value,
         "reason": v.reason,
         "budget": {"seconds": b.seconds, "used_s": b.used_s, "paths": b.paths, "examples": b.examples,
-                   "rejected": b.rejected, "seed": b.seed},
+                   "rejected": b.rejected, "seed": b.seed, "hash_seeds": list(b.hash_seeds)},
         "counterexample": v.counterexample,
         "arguments": {name: src for name, src in v.args} if v.args else None,
         "assumptions": list(v.assumptions),
+        "bounds": list(v.bounds),
         "elapsed_s": round(v.elapsed_s, 3),
         "reproducer": v.reproducer,
         "cached": v.cached,
@@ -48,6 +49,7 @@ def _requirement(r: RequirementResult, expected: tuple[str, ...] | None) -> dict
         "formal_text": r.formal_text,
         "function": r.function,
         "narrowed_by": list(r.narrowed_by),
+        "bounds": list(r.bounds),
         "verdicts": [_verdict(v) for v in r.verdicts],
         "verdict": r.verdict.value if r.verdict is not None else None,
         "counterexample": r.counterexample,

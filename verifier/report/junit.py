@@ -3,7 +3,8 @@
 ``refuted`` is a ``failure`` (message: the counterexample), ``unknown`` and ``not-formalized`` are
 ``skipped`` with the reason; ``verified``, ``no-counterexample`` and preconditions pass. The verdict (and for
 ``no-counterexample`` the budget) is in the test case name, so a bounded pass never reads as a proof in a CI
-test view: ``KV-2 [no-counterexample within 2 s]``.
+test view: ``KV-2 [no-counterexample within 2 s]``; a bounded proof names its bounds there too
+(``MT-1 [verified within bounds: call sequence: ...]``) and in ``system-out`` (``bound: ...`` lines).
 """
 
 from __future__ import annotations
@@ -11,13 +12,14 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 from evalgap.verifier.findings import RequirementResult, Verdict
-from evalgap.verifier.report.gap import GapReport, split_location
+from evalgap.verifier.report.gap import GapReport, split_location, verdict_label
 
 __all__ = ["render_junit", "case_name"]
 
 
 def case_name(r: RequirementResult, budget_s: float) -> str:
-    """``ID [verdict]`` with the budget for bounded verdicts (``KV-2 [no-counterexample within 2 s]``)."""
+    """``ID [verdict]`` with the budget for bounded verdicts (``KV-2 [no-counterexample within 2 s]``) and the
+    bounds of a bounded proof (``MT-1 [verified within bounds: ...]``)."""
     if r.verdict is None:
         return f"{r.id} [precondition]"
     if r.verdict is Verdict.NO_COUNTEREXAMPLE:
@@ -25,7 +27,9 @@ def case_name(r: RequirementResult, budget_s: float) -> str:
         examples = [v.budget.examples for v in r.verdicts if v.budget.examples is not None]
         within = f"{budgets[0]:g} s" if budgets else (f"{examples[0]} examples" if examples else
                                                        f"{budget_s:g} s")
-        return f"{r.id} [no-counterexample within {within}]"
+        return f"{r.id} [no-counterexample within {within}" + (f"; {'; '.join(r.bounds)}]" if r.bounds else "]")
+    if r.bounds:
+        return f"{r.id} [{verdict_label(r)}]"
     return f"{r.id} [{r.verdict.value}]"
 
 
@@ -55,6 +59,7 @@ def render_junit(report: GapReport) -> str:
         elif r.verdict is Verdict.NOT_FORMALIZED:
             ET.SubElement(case, "skipped", {"message": f"not-formalized ({r.category}): {r.informal_reason}"})
         out = ET.SubElement(case, "system-out")
-        out.text = "\n".join([r.prose, *(f"flag: {f}" for f in r.flags), reasons])
+        out.text = "\n".join([r.prose, *(f"flag: {f}" for f in r.flags), *(f"bound: {b}" for b in r.bounds),
+                              reasons])
     ET.indent(suite)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(suite, encoding="unicode") + "\n"

@@ -7,7 +7,7 @@ with its prose, formal text, every engine's verdict and evidence, tests, smells 
 from __future__ import annotations
 
 from evalgap.verifier.findings import RequirementResult, Verdict
-from evalgap.verifier.report.gap import FLAGS, GapReport
+from evalgap.verifier.report.gap import FLAGS, GapReport, verdict_label
 
 __all__ = ["render_markdown"]
 
@@ -31,6 +31,8 @@ def _details(r: RequirementResult, report: GapReport) -> list[str]:
     out.append(f"- formalization: {form}")
     if r.target_functions:
         out.append(f"- target functions: {', '.join(f'`{f}`' for f in r.target_functions)}")
+    if r.bounds:
+        out.append(f"- **bounded by**: {_cell('; '.join(r.bounds))} (the verdict holds only within these bounds)")
     if r.narrowed_by:
         out.append(f"- assuming (preconditions): {', '.join(r.narrowed_by)}")
     if r.flags:
@@ -45,6 +47,8 @@ def _details(r: RequirementResult, report: GapReport) -> list[str]:
                 ev = f"counterexample `{v.counterexample}`; {ev}"
             if v.assumptions:
                 ev += f" (assuming {', '.join(v.assumptions)})"
+            if v.bounds:
+                ev += f" (bounded by {'; '.join(v.bounds)})"
             out.append(f"| {v.engine} | `{v.verdict.value}` | {_cell(ev)} | {v.elapsed_s:.1f} s |")
     for f in report.findings_for(r.id):
         out += ["", f"Spec finding `{f.code}` **{f.kind}** ({f.level}): {_cell(f.message)}"]
@@ -65,7 +69,8 @@ def render_markdown(report: GapReport) -> str:
                                                                else ""), ""]
     lines.append(f"**{s['refuted']} refuted**, {s['unknown']} unknown, {s['no-counterexample']} "
                  f"no-counterexample (bounded, budget {report.budget_s:g} CPU s per requirement: not proofs), "
-                 f"{s['verified']} verified, {s['not-formalized']} not formalized; formalization coverage "
+                 f"{s['verified']} verified ({report.flag_counts()['bounded-proof']} only within bounds), "
+                 f"{s['not-formalized']} not formalized; formalization coverage "
                  f"{cov['formalized']}/{cov['requirements']}.")
     lines.append("")
     lines.append(f"Spec `{report.spec_file}`, target `{report.target}`.")
@@ -77,7 +82,8 @@ def render_markdown(report: GapReport) -> str:
     lines += ["", "| ID | verdict | flags | requirement |", "|---|---|---|---|"]
     for r in report.requirements:
         word = _verdict_word(r)
-        lines.append(f"| {r.id} | {_ICON[word]} `{word}` | {', '.join(r.flags) or '-'} | {_cell(r.prose)} |")
+        shown = f"`{word}`" + (f" within bounds: {_cell('; '.join(r.bounds))}" if r.bounds else "")
+        lines.append(f"| {r.id} | {_ICON[word]} {shown} | {', '.join(r.flags) or '-'} | {_cell(r.prose)} |")
     lines.append("")
     for f in report.spec_findings:
         lines.append(f"- spec finding `{f.code}` **{f.kind}** ({', '.join(f.requirement_ids)}): {f.message}")

@@ -2,7 +2,8 @@
 Interchange Format), for code-scanning views.
 
 One result per ``refuted`` (rule EG501, level ``error``) or ``unknown`` (rule EG502, level ``warning``)
-requirement. Its first location is the requirement in the spec (line and column); the following ones are
+requirement, and per bounded proof (a ``verified`` with bounds: rule EG503, level ``note``, the bounds in
+the message and in ``properties.bounds``). Its first location is the requirement in the spec (line and column); the following ones are
 the target functions the requirement exercises (the ``def`` line, with a logical location naming the
 function). File paths under the current directory are relative to ``%SRCROOT%`` (declared in
 ``originalUriBaseIds``); others are absolute ``file://`` URIs. Validated in the tests against the official
@@ -17,12 +18,13 @@ from pathlib import Path
 from typing import Any
 
 from evalgap.verifier.findings import RequirementResult, Verdict
-from evalgap.verifier.report.gap import REPORT_CODES, GapReport, split_location
+from evalgap.verifier.report.gap import REPORT_CODES, GapReport, split_location, verdict_label
 
 __all__ = ["render_sarif", "to_sarif"]
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
-_RULES = (("EG501", "RefutedRequirement", "error"), ("EG502", "UnknownRequirement", "warning"))
+_RULES = (("EG501", "RefutedRequirement", "error"), ("EG502", "UnknownRequirement", "warning"),
+          ("EG503", "BoundedProof", "note"))
 
 
 def _artifact(path: str, root: Path) -> dict[str, str]:
@@ -36,7 +38,7 @@ def _artifact(path: str, root: Path) -> dict[str, str]:
 
 def _result(r: RequirementResult, report: GapReport, root: Path) -> dict[str, Any]:
     refuted = r.verdict is Verdict.REFUTED
-    rule = 0 if refuted else 1
+    rule = 0 if refuted else (1 if r.verdict is Verdict.UNKNOWN else 2)
     file, line, col = split_location(r.location)
     region: dict[str, int] = {"startLine": max(1, line)}
     if col:
@@ -44,8 +46,10 @@ def _result(r: RequirementResult, report: GapReport, root: Path) -> dict[str, An
     reasons = "; ".join(f"{v.engine}: {v.reason}" for v in r.verdicts)
     if refuted:
         text = f"{r.id} refuted: {r.prose} Counterexample: {r.counterexample or 'see evidence'}. {reasons}"
-    else:
+    elif rule == 1:
         text = f"{r.id} unknown: {r.prose} {reasons}"
+    else:
+        text = f"{r.id} {verdict_label(r)}: {r.prose} {reasons}"
     locations: list[dict[str, Any]] = [{
         "physicalLocation": {"artifactLocation": _artifact(file, root), "region": region},
         "message": {"text": f"requirement {r.id} in the spec"}}]
@@ -63,7 +67,7 @@ def _result(r: RequirementResult, report: GapReport, root: Path) -> dict[str, An
         "locations": locations,
         "partialFingerprints": {"requirementId/v1": f"{report.spec_name}/{r.id}"},
         "properties": {"requirementId": r.id, "verdict": r.verdict.value if r.verdict else None,
-                       "flags": list(r.flags), "counterexample": r.counterexample},
+                       "flags": list(r.flags), "counterexample": r.counterexample, "bounds": list(r.bounds)},
     }
 
 
@@ -84,7 +88,7 @@ def to_sarif(report: GapReport, root: Path | None = None) -> dict[str, Any]:
               "help": {"text": "Verdicts, flags and codes: docs/verdicts.md in the evalgap repository."}}
              for code, name, level in _RULES]
     results = [_result(r, report, base) for r in report.requirements
-               if r.verdict in (Verdict.REFUTED, Verdict.UNKNOWN)]
+               if r.verdict in (Verdict.REFUTED, Verdict.UNKNOWN) or "bounded-proof" in r.flags]
     return {
         "$schema": SARIF_SCHEMA,
         "version": "2.1.0",

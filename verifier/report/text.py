@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TextIO
@@ -42,6 +44,8 @@ def _evidence(r: RequirementResult) -> Text:
         parts.append(v.reason + (" (cached)" if v.cached else ""))
     if r.disagreement:
         parts.append(f"\n{r.disagreement}", style="bold")
+    if r.bounds:
+        parts.append(f"\nbounded by: {'; '.join(r.bounds)}", style="bold")
     if r.narrowed_by:
         parts.append(f"\nassuming {', '.join(r.narrowed_by)}", style="dim")
     if r.tests:
@@ -80,6 +84,8 @@ def summary_line(report: GapReport) -> str:
     if s["preconditions"]:
         line += f", {s['preconditions']} precondition(s)"
     flags = report.flag_counts()
+    if flags["bounded-proof"]:
+        line += f"; {flags['bounded-proof']} verified only within bounds (bounded-proof)"
     if flags["tests-pass-but-refuted"]:
         line += f"; {flags['tests-pass-but-refuted']} refuted although their tests pass"
     smells = sum(report.smell_counts().values())
@@ -99,6 +105,15 @@ def render_text_string(report: GapReport, color: bool = False) -> str:
     return buf.getvalue()
 
 
+def _columns() -> int:
+    """The width off a terminal: ``$COLUMNS`` when it is a number of at least 40, else 120."""
+    try:
+        width = int(os.environ.get("COLUMNS", ""))
+    except ValueError:
+        return 120
+    return width if width >= 40 else 120
+
+
 def render_text(report: GapReport, stream: TextIO, color: bool | None = None) -> None:
     """Write the report as a table plus a one-line summary.
 
@@ -107,8 +122,8 @@ def render_text(report: GapReport, stream: TextIO, color: bool | None = None) ->
         stream: where to write (a terminal gets colours unless ``color`` is False).
         color: force colours on or off; None detects a terminal.
     """
-    console = Console(file=stream, force_terminal=color, no_color=(color is False), width=None if
-                      stream.isatty() else 120, soft_wrap=False, highlight=False)
+    console = Console(file=stream, force_terminal=color, no_color=True if color is False else None,
+                      width=None if stream.isatty() else _columns(), soft_wrap=False, highlight=False)
     title = f"evalgap gap report: {report.spec_name}"
     if report.spec_title:
         title += f" ({report.spec_title})"
@@ -116,28 +131,72 @@ def render_text(report: GapReport, stream: TextIO, color: bool | None = None) ->
     console.print(f"spec {report.spec_file}  target {report.target}  budget {report.budget_s:g} CPU s "
                   "per requirement")
     console.print(f"sandbox: {report.sandbox}")
+    if console.width < _TABLE_MIN_WIDTH:
+        _render_list(report, console)
+    else:
+        _render_table(report, console)
+    _render_tail(report, console)
+
+
+#: Below this width (columns) the report is a list, one block per requirement: a table that narrow would cut
+#: its headers and squeeze the evidence into a column a few characters wide.
+_TABLE_MIN_WIDTH = 100
+
+
+def _expected_text(report: GapReport, r: RequirementResult) -> Text:
+    want = report.expected.get(r.id)
+    got = r.verdict.value if r.verdict else "precondition"
+    return Text("-" if want is None else ("ok" if got in want else "MISMATCH: " + "|".join(want)),
+                style="green" if want is None or got in want else "bold red")
+
+
+def _render_list(report: GapReport, console: Console) -> None:
+    """One block per requirement: the ID, verdict and formalization on one line, then the prose, the flags and
+    the evidence, each wrapped (never cut) to the width."""
+    for r in report.requirements:
+        form = r.formalization if r.formalization != "informal" else f"no ({r.category})"
+        head = Text(f"{r.id}  ")
+        head.append(r.verdict.value if r.verdict else "precondition",
+                    style=_STYLE[r.verdict] if r.verdict else "cyan")
+        head.append(f"  formalized: {form}")
+        if report.expected:
+            head.append("  expected: ")
+            head.append_text(_expected_text(report, r))
+        console.print(head)
+        console.print(Text(f"  {r.prose}"))
+        if r.flags:
+            console.print(Text(f"  flags: {', '.join(r.flags)}", style="yellow"))
+        evidence = _evidence(r)
+        for line in evidence.split("\n"):
+            if line.plain.strip():
+                console.print(Text("  ").append_text(line))
+
+
+def _render_table(report: GapReport, console: Console) -> None:
     table = Table(show_lines=True, expand=False)
     table.add_column("ID", no_wrap=True)
     table.add_column("requirement", max_width=38)
     table.add_column("formalized", no_wrap=True)
     table.add_column("verdict", no_wrap=True)
-    table.add_column("flags", max_width=18)
-    table.add_column("evidence", max_width=60)
+    table.add_column("flags", max_width=18, overflow="fold")
+    table.add_column("evidence", max_width=60, overflow="fold")  # folded, never cut: a counterexample is evidence
     if report.expected:
         table.add_column("expected", no_wrap=True)
     for r in report.requirements:
         form = r.formalization if r.formalization != "informal" else f"no ({r.category})"
         verdict = Text(r.verdict.value, style=_STYLE[r.verdict]) if r.verdict else Text("precondition",
                                                                                           style="cyan")
+        if r.bounds:  # the word stays; its bounds are beside it and listed in the evidence
+            verdict.append("\n(bounded)", style="yellow")
         row: list[str | Text] = [r.id, r.prose, form, verdict, Text("\n".join(r.flags), style="yellow"),
                                  _evidence(r)]
         if report.expected:
-            want = report.expected.get(r.id)
-            got = r.verdict.value if r.verdict else "precondition"
-            row.append(Text("-" if want is None else ("ok" if got in want else "MISMATCH: " + "|".join(want)),
-                            style="green" if want is None or got in want else "bold red"))
+            row.append(_expected_text(report, r))
         table.add_row(*row)
     console.print(table)
+
+
+def _render_tail(report: GapReport, console: Console) -> None:
     if report.analysis is not None:
         import io
 

@@ -44,8 +44,13 @@ _PROCESS_EVENTS = {"subprocess.Popen", "os.system", "os.exec", "os.posix_spawn",
                    "os.forkpty", "pty.spawn", "os.startfile"}
 _SOCKET_EVENTS = {"socket.connect", "socket.bind", "socket.sendto", "socket.sendmsg"}
 _SQLITE_EVENTS = {"sqlite3.connect"}
-_WATCHED = {"open", "os.kill", "os.killpg"} | set(_PATH_EVENTS) | _PROCESS_EVENTS | _SOCKET_EVENTS | _SQLITE_EVENTS
 _SQLITE_ATTACH, _SQLITE_DENY, _SQLITE_OK = 24, 1, 0
+#: loading a C library, looking up a symbol, reading or writing raw memory: the ways around the other hooks
+#: (the verifier's own ctypes users, z3, load their library before the guard is installed)
+_CTYPES_EVENTS = {"ctypes.dlopen", "ctypes.dlsym", "ctypes.dlsym/handle", "ctypes.cdata", "ctypes.string_at",
+                  "ctypes.wstring_at"}
+_WATCHED = ({"open", "os.kill", "os.killpg"} | set(_PATH_EVENTS) | _PROCESS_EVENTS | _SOCKET_EVENTS
+            | _CTYPES_EVENTS | _SQLITE_EVENTS)
 
 #: Human-readable descriptions of the operations blocked so far in this process (first 20).
 BLOCKED: list[str] = []
@@ -129,6 +134,8 @@ def _hook(event: str, args: tuple[Any, ...]) -> None:
                 _block(f"a signal to another process ({event})")
         elif event in _SOCKET_EVENTS:
             _block(f"network access ({event})")
+        elif event in _CTYPES_EVENTS:
+            _block(f"a foreign-function or raw-memory call ({event})")
     finally:
         _state["busy"] = False
 

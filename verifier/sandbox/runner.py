@@ -5,7 +5,7 @@ Each call runs the worker kind's ``main([REQUEST.json, RESULT.json])`` with:
 * ``RLIMIT_CPU`` (CPU seconds) and ``RLIMIT_AS`` (address space, bytes);
 * a wall-clock timeout after which the whole process group is killed;
 * a private temporary job folder (deleted afterwards; its ``cwd`` is also ``HOME`` and ``TMPDIR``), no stdin,
-  a scrubbed environment (``PATH``, ``LANG``, ``PYTHONHASHSEED=0``);
+  a scrubbed environment (``PATH``, ``LANG``, ``PYTHONHASHSEED`` one of :data:`HASH_SEEDS`);
 * the OS isolation of :mod:`evalgap.verifier.sandbox.isolation` (namespaces, Landlock, seccomp: writes only in
   the job folder, no network, no process outliving the job), or, where the kernel offers none, only the
   audit-hook guard (:mod:`evalgap.verifier.sandbox.guard`) that the worker installs in any case; the
@@ -22,6 +22,7 @@ from __future__ import annotations
 import atexit
 import json
 import os
+import random
 import resource
 import shutil
 import signal
@@ -34,9 +35,29 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from evalgap.verifier.sandbox import forkserver, isolation, workers
+from evalgap.verifier.sandbox import forkserver, isolation, record, workers
 
-__all__ = ["Limits", "WorkerOutcome", "run_worker", "wall_limit", "prestart"]
+__all__ = ["Limits", "WorkerOutcome", "run_worker", "wall_limit", "prestart", "HASH_SEEDS"]
+
+
+def _choose_seeds() -> tuple[int, int, int]:
+    """Three distinct string-hash seeds, random per process (``EVALGAP_HASH_SEEDS=A,B,C`` fixes them)."""
+    given = os.environ.get("EVALGAP_HASH_SEEDS", "")
+    try:
+        a, b, c = (int(x) for x in given.split(","))
+        if len({a, b, c}) == 3 and all(0 <= x < 2**32 for x in (a, b, c)):
+            return a, b, c
+    except ValueError:
+        pass
+    picked = random.SystemRandom().sample(range(1, 2**32), 3)
+    return picked[0], picked[1], picked[2]
+
+
+#: The ``PYTHONHASHSEED`` s of this process's workers: the first for every worker unless
+#: :func:`run_worker` is given another (the engines run Hypothesis and a second CrossHair run under the
+#: others, so that no verdict rests on one string-hash order).
+HASH_SEEDS = _choose_seeds()
+_POOL_SEED = HASH_SEEDS[0]  # the seed of the shared pool's servers (HASH_SEEDS may be replaced in tests)
 
 
 @dataclass(frozen=True)
@@ -88,13 +109,13 @@ def wall_limit(cpu_s: float, slack_s: float = 30.0) -> float:
     return (2 * cpu_s + slack_s) * max(1.0, min(load, 8.0))
 
 
-def _scrubbed_env(home: str) -> dict[str, str]:
+def _scrubbed_env(home: str, hash_seed: int | None = None) -> dict[str, str]:
     env = {
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
         "LANG": "C.UTF-8",
         "HOME": home,
         "TMPDIR": home,
-        "PYTHONHASHSEED": "0",
+        "PYTHONHASHSEED": str(HASH_SEEDS[0] if hash_seed is None else hash_seed),
         "PYTHONDONTWRITEBYTECODE": "1",
         "PYTHONIOENCODING": "utf-8",
     }
@@ -110,25 +131,27 @@ def _limiter(limits: Limits) -> Any:
     return apply
 
 
-def _job(module: str, req_path: Path, out_path: Path, work: Path, limits: Limits) -> dict[str, Any]:
+def _job(module: str, req_path: Path, out_path: Path, work: Path, limits: Limits,
+         hash_seed: int | None = None) -> dict[str, Any]:
     """The job record a fork server's child (or the spawned jail) runs (:func:`forkserver._child`)."""
     return {"kind": module, "module": workers.kind(module).module, "request": str(req_path), "result": str(out_path), "cwd": str(work),
-            "stderr": str(work.parent / "stderr.txt"), "env": _scrubbed_env(str(work)), "cpu_s": limits.cpu_s,
+            "stderr": str(work.parent / "stderr.txt"), "env": _scrubbed_env(str(work), hash_seed),
+            "cpu_s": limits.cpu_s,
             "wall_s": limits.wall_s, "memory_bytes": limits.memory_bytes, "sandbox": isolation.requested(),
             "cgroup": f"evalgap-{work.parent.name}"}
 
 
 def _run_spawned(module: str, req_path: Path, out_path: Path, work: Path,
-                 limits: Limits) -> tuple[int | None, bool, bytes, str]:
+                 limits: Limits, hash_seed: int | None = None) -> tuple[int | None, bool, bytes, str]:
     report_r, report_w = os.pipe()
     job_path = work.parent / "job.json"
-    job_path.write_text(json.dumps({**_job(module, req_path, out_path, work, limits), "report_fd": report_w,
-                                    "as_main": True}), encoding="utf-8")
+    job = {**_job(module, req_path, out_path, work, limits, hash_seed), "report_fd": report_w, "as_main": True}
+    job_path.write_text(json.dumps(job), encoding="utf-8")
     cmd = [sys.executable, "-X", "utf8", "-m", "evalgap.verifier.sandbox.forkserver", "--job", str(job_path)]
     try:
         proc = subprocess.Popen(
-            cmd, cwd=work, env=_scrubbed_env(str(work)), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE, start_new_session=True, preexec_fn=_limiter(limits), pass_fds=(report_w,),
+            cmd, cwd=work, env=_scrubbed_env(str(work), hash_seed), stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True, preexec_fn=_limiter(limits), pass_fds=(report_w,),
         )
     finally:
         os.close(report_w)
@@ -147,7 +170,7 @@ def _run_spawned(module: str, req_path: Path, out_path: Path, work: Path,
             os.killpg(proc.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
             pass
-    isolation.cleanup(_job(module, req_path, out_path, work, limits))
+    isolation.cleanup(job)
     err_path = work.parent / "stderr.txt"
     if err_path.exists():
         err = err + err_path.read_bytes()
@@ -158,48 +181,65 @@ _SERVER_HOME: list[str] = []
 _HOME_LOCK = threading.Lock()
 
 
-def _server_env() -> dict[str, str]:
+def _server_env(hash_seed: int | None = None) -> dict[str, str]:
     with _HOME_LOCK:
         if not _SERVER_HOME:
             _SERVER_HOME.append(tempfile.mkdtemp(prefix="evalgap-forkserver-"))
             atexit.register(shutil.rmtree, _SERVER_HOME[0], True)
-    return _scrubbed_env(_SERVER_HOME[0])
+    return _scrubbed_env(_SERVER_HOME[0], hash_seed)
 
 
-def prestart(modules: list[str], count: int) -> None:
-    """Start ``count`` fork servers of each worker kind in background threads, so that their start-up
-    overlaps with each other and with the caller's work (no-op when fork servers are off)."""
+_SEED_POOLS: dict[int, forkserver.ServerPool] = {}
+
+
+def _pool(hash_seed: int | None) -> forkserver.ServerPool:
+    """The fork servers of one hash seed (a forked child keeps its server's seed): the shared pool for the
+    first of :data:`HASH_SEEDS`, one more pool per other seed."""
+    if hash_seed is None or hash_seed == _POOL_SEED:
+        return forkserver.pool()
+    with _HOME_LOCK:
+        if hash_seed not in _SEED_POOLS:
+            _SEED_POOLS[hash_seed] = forkserver.ServerPool()
+            atexit.register(_SEED_POOLS[hash_seed].close)
+        return _SEED_POOLS[hash_seed]
+
+
+def prestart(modules: list[str], count: int, hash_seed: int | None = None) -> None:
+    """Start ``count`` fork servers of each worker kind (under ``hash_seed``, default the first of
+    :data:`HASH_SEEDS`) in background threads, so that their start-up overlaps with each other and with the
+    caller's work (no-op when fork servers are off)."""
     if not forkserver.enabled():
         return
-
+    hash_seed = HASH_SEEDS[0] if hash_seed is None else hash_seed
     for module in modules:
         if forkserver.served(module):
-            for _ in range(max(0, count - forkserver.pool().coming(module))):
-                forkserver.pool().start_background(module, _server_env())
+            for _ in range(max(0, count - _pool(hash_seed).coming(module))):
+                _pool(hash_seed).start_background(module, _server_env(hash_seed))
 
 
 def _run_served(module: str, req_path: Path, out_path: Path, work: Path,
-                limits: Limits) -> tuple[int | None, bool, str, bool] | None:
+                limits: Limits, hash_seed: int | None = None) -> tuple[int | None, bool, str, bool] | None:
     """Run the job as a fork of a pooled server of its kind: (returncode, timed out, sandbox, server died
     during the job); None when no server could take the job (the caller spawns one process instead)."""
     if not forkserver.served(module):
         return None
     try:
-        server = forkserver.pool().acquire(module, _server_env())
+        server = _pool(hash_seed).acquire(module, _server_env(hash_seed))
     except OSError:
         return None
-    reply = server.run(_job(module, req_path, out_path, work, limits))
+    reply = server.run(_job(module, req_path, out_path, work, limits, hash_seed))
     if reply is None:
         server.close()
         return None
     if reply.get("server_died"):
         server.close()
         return None, False, isolation.GUARD_ONLY, True
-    forkserver.pool().release(server)
+    _pool(hash_seed).release(server)
     return int(reply["returncode"]), bool(reply["timed_out"]), str(reply.get("sandbox", isolation.GUARD_ONLY)), False
 
 
-def run_worker(module: str, request: dict[str, Any], limits: Limits) -> WorkerOutcome:
+def run_worker(module: str, request: dict[str, Any], limits: Limits,
+               hash_seed: int | None = None) -> WorkerOutcome:
     """Run ``python -m module`` on ``request`` in a fresh, limited subprocess.
 
     Args:
@@ -207,10 +247,12 @@ def run_worker(module: str, request: dict[str, Any], limits: Limits) -> WorkerOu
             :mod:`evalgap.verifier.sandbox.workers`).
         request: a JSON-serializable dict handed to the worker.
         limits: CPU, wall-clock and memory limits.
+        hash_seed: the worker's ``PYTHONHASHSEED`` (default: the first of :data:`HASH_SEEDS`).
 
     Returns:
         A :class:`WorkerOutcome`; never raises for anything the worker does.
     """
+    hash_seed = HASH_SEEDS[0] if hash_seed is None else hash_seed
     with tempfile.TemporaryDirectory(prefix="evalgap-worker-") as tmp:
         req_path = Path(tmp) / "request.json"
         out_path = Path(tmp) / "result.json"
@@ -218,7 +260,7 @@ def run_worker(module: str, request: dict[str, Any], limits: Limits) -> WorkerOu
         work.mkdir()
         req_path.write_text(json.dumps(request), encoding="utf-8")
         start = time.monotonic()
-        served = _run_served(module, req_path, out_path, work, limits) if forkserver.enabled() else None
+        served = _run_served(module, req_path, out_path, work, limits, hash_seed) if forkserver.enabled() else None
         server_died = False
         if served is not None:
             rc, timed_out, sandbox, server_died = served
@@ -227,7 +269,7 @@ def run_worker(module: str, request: dict[str, Any], limits: Limits) -> WorkerOu
             if server_died:
                 err += b"\nevalgap: the fork server died during the job (killed from inside it?)"
         else:
-            rc, timed_out, err, sandbox = _run_spawned(module, req_path, out_path, work, limits)
+            rc, timed_out, err, sandbox = _run_spawned(module, req_path, out_path, work, limits, hash_seed)
         isolation.record(sandbox)
         wall = time.monotonic() - start
         stderr = err.decode("utf-8", "replace")[-4000:]
@@ -248,4 +290,5 @@ def run_worker(module: str, request: dict[str, Any], limits: Limits) -> WorkerOu
             status = "memory"
         else:
             status = "crashed"
+        record.note(module, result)  # the worker's run-time record of its inputs, for the result cache
         return WorkerOutcome(result, status, rc, stderr, wall, sandbox)

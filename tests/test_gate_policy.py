@@ -1,0 +1,68 @@
+"""The gate's blocking policy (issue 28): newly broken requirements block, requirements refuted on both sides
+are reported as ``still-refuted`` and block only when asked; the gate runs the same engines as ``check``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from egtest import run_cli
+from gate_repos import git
+
+SPEC = """\
+spec g "gate policy"
+  target: calc.py
+
+function double(n: int) -> int
+  requirement D-1 "Returns twice its argument."
+    ensures result == 2 * n
+"""
+BUGGY = "def double(n: int) -> int:\n    return n + n if n < 5 else n\n"
+REFACTORED = "def double(n: int) -> int:\n    # the same behaviour, written differently\n    return n * 2 if n < 5 else n\n"
+FIXED = "def double(n: int) -> int:\n    return 2 * n\n"
+
+
+def _repo(tmp_path: Path, base: str, head: str) -> Path:
+    repo = tmp_path / "repo"
+    repo.mkdir(parents=True)
+    (repo / "g.req").write_text(SPEC, encoding="utf-8")
+    (repo / "calc.py").write_text(base, encoding="utf-8")
+    git(repo, "init", "-q", "-b", "main")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "base")
+    (repo / "calc.py").write_text(head, encoding="utf-8")
+    git(repo, "commit", "-q", "-am", "head")
+    return repo
+
+
+def _gate(repo: Path, *extra: str) -> tuple[int, dict[str, object]]:
+    res = run_cli("gate", str(repo), "--spec", "g.req", "--budget", "2", "--no-behavior-diff", "-f", "json", *extra)
+    return res.exit_code, json.loads(res.stdout)
+
+
+def test_an_old_bug_does_not_block_a_refactoring_unless_asked(tmp_path: Path) -> None:
+    repo = _repo(tmp_path, BUGGY, REFACTORED)
+    code, report = _gate(repo, "--engines", "crosshair")
+    [req] = report["requirements"]  # type: ignore[misc]
+    assert req["transition"] == "still-refuted" and code == 0
+    code, _ = _gate(repo, "--engines", "crosshair", "--fail-on", "still-refuted")
+    assert code == 1
+
+
+def test_a_newly_broken_requirement_blocks_and_a_fix_passes(tmp_path: Path) -> None:
+    broken = _repo(tmp_path / "a", FIXED, BUGGY)
+    code, report = _gate(broken, "--engines", "crosshair")
+    assert code == 1 and report["requirements"][0]["transition"] == "broken"  # type: ignore[index]
+    fixed = _repo(tmp_path / "b", BUGGY, FIXED)
+    code, report = _gate(fixed, "--engines", "crosshair")
+    assert code == 0 and report["requirements"][0]["transition"] == "fixed"  # type: ignore[index]
+
+
+def test_the_gate_runs_hypothesis_as_check_does(tmp_path: Path) -> None:
+    repo = _repo(tmp_path, FIXED, BUGGY)
+    code, report = _gate(repo, "--engines", "hypothesis")
+    [req] = report["requirements"]  # type: ignore[misc]
+    assert code == 1 and req["head_verdict"] == "refuted" and "double(5)" in req["head"]
+    assert "random examples" in req["base"]  # Hypothesis's own words: it ran, not CrossHair
+    res = run_cli("gate", str(repo), "--spec", "g.req", "--fail-on", "sometimes")
+    assert res.exit_code == 2 and "unknown word 'sometimes'" in res.stderr
