@@ -409,10 +409,13 @@ class Arena:
 
     def env(self) -> dict[str, str]:
         """The explicit environment of a command: ``HOME`` the fake home, ``EVALGAP_CACHE_DIR`` the cache,
-        ``TMPDIR`` the job folder, Hypothesis's home the shared one; nothing else of the test's own."""
+        ``TMPDIR`` the job folder, Hypothesis's home the shared one, ``XDG_CONFIG_HOME`` (where evalgap keeps its
+        cache key) beside the canaries; nothing else of the test's own."""
         env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(self.home), "LANG": "C.UTF-8",
                "EVALGAP_CACHE_DIR": str(self.cache), "TMPDIR": str(self.jobtmp),
-               "EVALGAP_HYPOTHESIS_HOME": str(self.shared[0])}
+               "EVALGAP_HYPOTHESIS_HOME": str(self.shared[0]),
+               # evalgap's own cache key (the parent writes it, as it should) lives outside the canary home
+               "XDG_CONFIG_HOME": str(self.root / "config")}
         if "EVALGAP_SANDBOX" in os.environ:  # EVALGAP_SANDBOX=python-guard: see the suite fail without the OS layer
             env["EVALGAP_SANDBOX"] = os.environ["EVALGAP_SANDBOX"]
         return env
