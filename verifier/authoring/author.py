@@ -20,6 +20,7 @@ from evalgap.translators.from_prose import Draft, example_clause, render_req
 from evalgap.translators.prose_terms import Signature
 from evalgap.translators.pyexpr import collect_old, to_python
 from evalgap.verifier.sandbox.runner import Limits, run_worker
+from evalgap.specs_lang.textfile import MAX_TEXT_BYTES, read_text
 
 __all__ = ["CompiledClause", "compile_clauses", "evaluate_clauses", "validate_draft", "AuthorSummary", "summarize",
            "render_summary", "WITNESS_MODULE"]
@@ -150,7 +151,7 @@ def validate_draft(draft: Draft, reference: Path | None = None) -> tuple[Draft, 
     """
     notes: list[str] = []
     text = render_req(draft)
-    program = reference.read_text(encoding="utf-8") if reference else None
+    program = read_text(reference, "reference", MAX_TEXT_BYTES) if reference else None
     for sig, reqs in draft.functions:
         examples = [r.example for r in reqs if r.example is not None]
         params, pres, clauses = compile_clauses(text, sig.name)

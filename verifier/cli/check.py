@@ -143,7 +143,7 @@ def _check_suite(root: Path, target_arg: str | None, formats: tuple[str, ...], o
 
 def _emit(report: GapReport, dest: Destination) -> None:
     if dest.path is not None:
-        write_output(dest.path, render(report, dest.fmt, color=False))
+        write_output(dest.path, render(report, dest.fmt, color=False), dest.folder)
     elif dest.fmt == "text":
         from evalgap.verifier.report.text import render_text
 

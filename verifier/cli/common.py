@@ -12,7 +12,7 @@ import click
 
 from evalgap.specs_lang.errors import SpecError
 from evalgap.verifier.errors import VerifierError
-from evalgap.verifier.fileio import write_text
+from evalgap.verifier.fileio import make_folder, write_text
 from evalgap.verifier.report.gap import EXIT_USAGE
 
 __all__ = ["fail", "handles_errors", "write_output", "echo_or_write"]
@@ -42,8 +42,11 @@ def handles_errors(prefix: str = "error: ") -> Callable[[F], F]:
     return wrap
 
 
-def write_output(path: Path, text: str) -> None:
-    """Write a user-named output file (:func:`evalgap.verifier.fileio.write_text`); raises UsageError."""
+def write_output(path: Path, text: str, folder: Path | None = None) -> None:
+    """Write a user-named output file (:func:`evalgap.verifier.fileio.write_text`), first creating
+    ``folder`` (``-o DIR/``, one level) when given; raises UsageError."""
+    if folder is not None:
+        make_folder(folder)
     write_text(path, text)
 
 

@@ -8,8 +8,7 @@ import click
 
 import evalgap
 from evalgap.verifier.cli.common import handles_errors, write_output
-from evalgap.verifier.errors import UsageError
-from evalgap.verifier.options import PROFILES, default_jobs, resolve_budget
+from evalgap.verifier.options import PROFILES, check_budget, default_jobs, resolve_budget
 from evalgap.verifier.report.outputs import plan_outputs
 
 __all__ = ["gate", "GATE_FORMATS"]
@@ -60,8 +59,8 @@ def gate(repo: Path, spec: Path, base: str, head: str | None, patch: Path | None
                                                       ("json", json_out), ("junit", junit_out)) if path)
     plan_outputs(formats, outputs + aliases, "gate")  # bad -o / -f combinations fail before anything runs
     budget_s = resolve_budget(budget, profile)
-    if diff_budget is not None and diff_budget <= 0:
-        raise UsageError("--diff-budget must be a positive number of CPU seconds")
+    if diff_budget is not None:
+        check_budget(diff_budget, "--diff-budget")
     opts = GateOptions(budget_s=budget_s, diff_budget_s=diff_budget or budget_s, jobs=jobs or default_jobs(),
                        test_globs=tests or DEFAULT_TEST_GLOBS, behavior_diff=not no_behavior_diff,
                        fail_on_unexplained=fail_on_unexplained, target=target_arg)
@@ -71,7 +70,7 @@ def gate(repo: Path, spec: Path, base: str, head: str | None, patch: Path | None
     for dest in plan_outputs(formats, outputs + aliases, "gate"):
         text = renderers[dest.fmt](report)
         if dest.path is not None:
-            write_output(dest.path, text)
+            write_output(dest.path, text, dest.folder)
         else:
             click.echo(text, nl=False)
     raise SystemExit(gate_exit_code(report))

@@ -31,8 +31,9 @@ import traceback
 from typing import Any
 
 from evalgap.verifier.sandbox import workers
+from evalgap.verifier.sandbox.lifetime import die_with_parent, parent_gone
 
-__all__ = ["served", "ForkServer", "ServerPool", "pool", "enabled"]
+__all__ = ["served", "ForkServer", "ServerPool", "pool", "enabled", "shutdown"]
 
 
 def served(name: str) -> bool:
@@ -41,6 +42,8 @@ def served(name: str) -> bool:
     return w is not None and bool(w.preload)
 
 _real_exit = os._exit  # the sandbox guard replaces os._exit inside workers
+_PARENT: list[int] = []  # in a server: the evalgap process that started it (lifetime.parent_gone)
+_SERVER_PID: list[int] = []  # in a server: its own pid, which its forked children check
 
 
 def enabled() -> bool:
@@ -54,6 +57,7 @@ def _child(job: dict[str, Any]) -> None:
     code = 1
     try:
         os.setsid()
+        die_with_parent(_SERVER_PID[0] if _SERVER_PID else None)  # the server's death kills this worker
         cpu = max(1, int(float(job["cpu_s"]) + 0.999))
         resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 2))
         mem = int(job["memory_bytes"])
@@ -95,6 +99,12 @@ def _run_job(job: dict[str, Any]) -> dict[str, Any]:
         done, status = os.waitpid(pid, os.WNOHANG)
         if done:
             break
+        if _PARENT and parent_gone(_PARENT[0]):  # the evalgap run died: take the worker along, then stop
+            try:
+                os.killpg(pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+            _real_exit(0)
         if time.monotonic() - start > wall:
             timed_out = True
             try:
@@ -115,6 +125,8 @@ def _run_job(job: dict[str, Any]) -> dict[str, Any]:
 def serve(kind: str) -> int:
     """Server loop: import worker kind ``kind``'s modules, then run one job per input line until end of input."""
     w = workers.kind(kind)
+    _PARENT[:] = [os.getppid()]
+    _SERVER_PID[:] = [os.getpid()]
     for name in (*w.preload, w.module, "evalgap.verifier.sandbox.guard"):
         importlib.import_module(name)
     out = sys.stdout
@@ -281,6 +293,13 @@ class ServerPool:
 
 _POOL: ServerPool | None = None
 _POOL_LOCK = threading.Lock()
+
+
+def shutdown() -> None:
+    """Stop every fork server of this process now (their running workers die with them); for the CLI's
+    signal handler. A no-op when none was started."""
+    if _POOL is not None:
+        _POOL.close()
 
 
 def pool() -> ServerPool:
