@@ -10,6 +10,7 @@ Output folder: ``HumanEval_N.req`` (+ ``HumanEval_N_helpers.py`` for pure helper
 
 from __future__ import annotations
 
+import os
 import re
 import tempfile
 from dataclasses import dataclass
@@ -63,6 +64,12 @@ def import_folder(fmt: str, src: Path, data_dir: Path | None, out: Path) -> Impo
         raise DatasetError(f"{src} is not a Python file: `import {fmt}` reads a .py module or a folder of them")
     if not src.is_file() and not src.is_dir():
         raise DatasetError(f"{src} is neither a file nor a folder")
+    if fmt == "nl2postcond":
+        gz = src / "gpt4_simple_with_ref_postconditions.jsonl.gz" if src.is_dir() else src
+        with open(gz, "rb") if gz.is_file() else open(os.devnull, "rb") as fh:
+            if fh.read(2) != b"\x1f\x8b":
+                raise DatasetError(f"{gz}: not a gzipped JSON-lines nl2postcond file (give the .jsonl.gz file or "
+                                   "its folder)")
     if fmt in ("icontract", "deal", "pep316"):  # Python modules: see evalgap.research.import_python
         from evalgap.research.import_python import import_python
 

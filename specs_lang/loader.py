@@ -67,7 +67,7 @@ def load_spec(path: str | Path) -> LoadedSpec:
                                             "remove one of the imports")], sources)
         if display in sources:
             return
-        if not p.is_file():
+        if not p.exists():
             raise SpecNameError([Diagnostic("EG220", span or A.Span(display), f"imported spec {display} not found",
                                             "imports are relative to the importing file")], sources)
         text = read_text(p, "spec", MAX_SPEC_BYTES)

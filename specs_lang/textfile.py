@@ -44,16 +44,20 @@ def decode_text(data: bytes, path: str, what: str = "file") -> str:
     """
     nul = data.find(b"\0")
     bom = 3 if data.startswith(b"\xef\xbb\xbf") else 0
+    text = ""
     try:
         text = data[bom:].decode("utf-8")
     except UnicodeDecodeError as exc:
         bad = exc.start + bom
-        if 0 <= nul < bad:
-            bad = nul
+        if 0 <= nul < bad:  # a NUL first: a binary file (reported below)
+            bad = -1
+    else:
+        bad = -1
+    if bad >= 0:
         line, col = _where(data, bad)
         raise _fail(path, "EG100", f"the {what} is not UTF-8 text: byte 0x{data[bad]:02x} at byte offset {bad} "
                     f"(line {line}, column {col}) cannot be decoded",
-                    "save the file as UTF-8 (e.g. `iconv -f latin1 -t utf-8 FILE`)", line, col) from None
+                    "save the file as UTF-8 (e.g. `iconv -f latin1 -t utf-8 FILE`)", line, col)
     if nul >= 0:
         line, col = _where(data, nul)
         raise _fail(path, "EG100", f"the {what} is a binary file: NUL byte at byte offset {nul} (line {line}, "

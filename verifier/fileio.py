@@ -22,7 +22,7 @@ from pathlib import Path
 
 from evalgap.verifier.errors import UsageError
 
-__all__ = ["write_text", "write_bytes", "make_folder"]
+__all__ = ["write_text", "write_bytes", "make_folder", "preflight"]
 
 
 def _umask() -> int:
@@ -104,3 +104,29 @@ def make_folder(folder: str | os.PathLike[str]) -> None:
             raise UsageError(f"cannot write into {given}/: it exists and is not a folder") from None
     except OSError as exc:
         raise UsageError(f"cannot create the folder {given}: {exc.strerror or exc}") from None
+
+
+def preflight(path: str | os.PathLike[str], folder: str | os.PathLike[str] | None = None) -> None:
+    """Fail now, before a long run, for an output path :func:`write_bytes` would refuse later.
+
+    Args:
+        path: the output file.
+        folder: the ``-o DIR/`` folder that will be created first (then only its parent must exist).
+
+    Raises:
+        UsageError: ``path`` is a folder, or the folder it goes into does not exist (and will not be created).
+    """
+    given = Path(path)
+    if folder is not None:
+        dir_ = Path(folder)
+        if os.path.lexists(dir_) and not dir_.is_dir():
+            raise UsageError(f"cannot write into {dir_}/: it exists and is not a folder")
+        if not dir_.is_dir() and not dir_.parent.is_dir():
+            raise UsageError(f"cannot create the folder {dir_}: its parent {dir_.parent} does not exist "
+                             "(only the last folder of `-o DIR/` is created)")
+        return
+    if given.is_dir():
+        raise UsageError(f"cannot write {given}: it is a folder (give a file path, or DIR/ for a folder of "
+                         "reports)")
+    if not os.path.exists(given) and not Path(os.path.realpath(given)).parent.is_dir():
+        raise UsageError(f"cannot write {given}: the folder {given.parent} does not exist (create it first)")

@@ -8,6 +8,7 @@ import click
 
 import evalgap
 from evalgap.verifier.cli.common import handles_errors, write_output
+from evalgap.verifier.fileio import preflight
 from evalgap.verifier.options import PROFILES, check_budget, default_jobs, resolve_budget
 from evalgap.verifier.report.outputs import plan_outputs
 
@@ -57,7 +58,9 @@ def gate(repo: Path, spec: Path, base: str, head: str | None, patch: Path | None
 
     aliases = tuple(f"{fmt}={path}" for fmt, path in (("sarif", sarif_out), ("markdown", md_out),
                                                       ("json", json_out), ("junit", junit_out)) if path)
-    plan_outputs(formats, outputs + aliases, "gate")  # bad -o / -f combinations fail before anything runs
+    for dest in plan_outputs(formats, outputs + aliases, "gate"):  # bad -o / -f fail before anything runs
+        if dest.path is not None:
+            preflight(dest.path, dest.folder)
     budget_s = resolve_budget(budget, profile)
     if diff_budget is not None:
         check_budget(diff_budget, "--diff-budget")

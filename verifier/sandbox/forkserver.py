@@ -298,8 +298,11 @@ _POOL_LOCK = threading.Lock()
 def shutdown() -> None:
     """Stop every fork server of this process now (their running workers die with them); for the CLI's
     signal handler. A no-op when none was started."""
-    if _POOL is not None:
-        _POOL.close()
+    for server in list(_POOL._all) if _POOL is not None else []:
+        try:  # SIGKILL only: no lock, no pipe flush that a busy worker thread could be holding
+            server.proc.kill()
+        except BaseException:  # noqa: BLE001 - stop the others all the same
+            continue
 
 
 def pool() -> ServerPool:
