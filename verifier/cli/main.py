@@ -74,13 +74,13 @@ _OUTPUT_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, 
 
 def _run() -> None:
     """Run the group, then flush standard output so a failed write surfaces here, not at interpreter exit."""
-    code: object = 0
+    code: str | int | None = 0
     try:
         cli.main(prog_name="evalgap", standalone_mode=True)
     except SystemExit as exc:
         code = exc.code
     sys.stdout.flush()
-    sys.exit(code)  # type: ignore[arg-type]
+    sys.exit(code)
 
 
 def _silence_stdout() -> None:
