@@ -10,6 +10,7 @@ Output folder: ``HumanEval_N.req`` (+ ``HumanEval_N_helpers.py`` for pure helper
 
 from __future__ import annotations
 
+import os
 import re
 import tempfile
 from dataclasses import dataclass
@@ -56,6 +57,19 @@ def import_folder(fmt: str, src: Path, data_dir: Path | None, out: Path) -> Impo
         raise DatasetError(f"unknown import format {fmt!r}; known: {', '.join(FORMATS)}")
     if not src.exists():
         raise DatasetError(f"{src} does not exist")
+    if src.is_file() and fmt == "nagini":
+        raise DatasetError(f"{src} is a file: `import nagini` reads a folder of HumanEval-Nagini programs "
+                           "(`NNN_name.py` files, e.g. Bench/); give that folder")
+    if src.is_file() and fmt in ("icontract", "deal", "pep316") and src.suffix != ".py":
+        raise DatasetError(f"{src} is not a Python file: `import {fmt}` reads a .py module or a folder of them")
+    if not src.is_file() and not src.is_dir():
+        raise DatasetError(f"{src} is neither a file nor a folder")
+    if fmt == "nl2postcond":
+        gz = src / "gpt4_simple_with_ref_postconditions.jsonl.gz" if src.is_dir() else src
+        with open(gz, "rb") if gz.is_file() else open(os.devnull, "rb") as fh:
+            if fh.read(2) != b"\x1f\x8b":
+                raise DatasetError(f"{gz}: not a gzipped JSON-lines nl2postcond file (give the .jsonl.gz file or "
+                                   "its folder)")
     if fmt in ("icontract", "deal", "pep316"):  # Python modules: see evalgap.research.import_python
         from evalgap.research.import_python import import_python
 
@@ -137,7 +151,13 @@ def _nl2postcond(src: Path, tasks: dict[str, Task], out: Path) -> ImportReport:
     from evalgap.research.import_nl2postcond import import_nl2postcond
 
     file = src / "gpt4_simple_with_ref_postconditions.jsonl.gz" if src.is_dir() else src
-    imp = import_nl2postcond(file, {t: task.param_types for t, task in tasks.items()})
+    if not file.is_file():
+        raise DatasetError(f"{file} does not exist (give the nl2postcond .jsonl.gz file or its folder)")
+    try:
+        imp = import_nl2postcond(file, {t: task.param_types for t, task in tasks.items()})
+    except (OSError, EOFError, UnicodeDecodeError, ValueError) as exc:  # gzip.BadGzipFile is an OSError
+        raise DatasetError(f"{file}: not a gzipped JSON-lines nl2postcond file ({type(exc).__name__}: {exc})") \
+            from None
     for tid, text in imp.specs.items():
         (out / f"{spec_file_stem(tid)}.req").write_text(text, encoding="utf-8")
     imported = tuple((tid, 0, text.count("    ensures ")) for tid, text in sorted(imp.specs.items()))

@@ -110,8 +110,12 @@ def check_spec(spec: A.Spec, source: str | dict[str, str] | None = None, signatu
     from evalgap.specs_lang.signatures import ModuleSig
     from evalgap.specs_lang.typecheck import check_names
 
+    from evalgap.specs_lang.depth import depth_diagnostics
+    from evalgap.specs_lang.lintrules import lint_diagnostics
+
     sigs = signatures if isinstance(signatures, ModuleSig) else None
-    out = structure_diagnostics(spec) + check_names(spec, sigs)
+    out = depth_diagnostics(spec)  # before the recursive passes: a too-deep tree would exhaust the stack
+    out = out or (structure_diagnostics(spec) + lint_diagnostics(spec) + check_names(spec, sigs))
     uniq: dict[tuple[str, str, int, int], Diagnostic] = {}
     for d in out:
         uniq.setdefault((d.code, d.span.file, d.span.line, d.span.col), d)

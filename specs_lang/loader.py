@@ -14,6 +14,7 @@ from pathlib import Path
 from evalgap.specs_lang import ast as A
 from evalgap.specs_lang.errors import Diagnostic, SpecError, SpecNameError
 from evalgap.specs_lang.parser import parse
+from evalgap.specs_lang.textfile import MAX_SPEC_BYTES, read_text
 
 __all__ = ["LoadedSpec", "load_spec"]
 
@@ -66,10 +67,10 @@ def load_spec(path: str | Path) -> LoadedSpec:
                                             "remove one of the imports")], sources)
         if display in sources:
             return
-        if not p.is_file():
+        if not p.exists():
             raise SpecNameError([Diagnostic("EG220", span or A.Span(display), f"imported spec {display} not found",
                                             "imports are relative to the importing file")], sources)
-        text = p.read_text(encoding="utf-8")
+        text = read_text(p, "spec", MAX_SPEC_BYTES)
         sources[display] = text
         files.append(display)
         spec = parse(text, display)
@@ -80,14 +81,7 @@ def load_spec(path: str | Path) -> LoadedSpec:
                   _import_span(display, text, imp))
 
     root = Path(path)
-    try:
-        root_text = root.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        from evalgap.specs_lang.parser import parse_file
-
-        parse_file(root)  # raises the EG100 diagnostic
-        raise
-    del root_text
+    read_text(root, "spec", MAX_SPEC_BYTES)  # EG100/EG107 for the root itself, before the import walk
     try:
         visit(root, str(path), (), None)
     except SpecError as exc:

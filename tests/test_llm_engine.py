@@ -100,10 +100,10 @@ def test_not_a_completion_body_is_an_error(server: _Server) -> None:
         chat(LLMConfig(server.url, "m", timeout_s=5), [{"role": "user", "content": "x"}])
 
 
-def test_timeout_becomes_an_informal_reason(server: _Server) -> None:
+def test_timeout_is_an_error_after_the_retries(server: _Server) -> None:
     server.answers = [("sleep", 1.5)]
-    prop = llm_engine(LLMConfig(server.url, "m", timeout_s=0.3))("Returns a count.", SIG, ())
-    assert prop.informal is not None and "timeout" in prop.informal[1]
+    with pytest.raises(LLMError, match=r"timeout.*after 1 tries"):
+        llm_engine(LLMConfig(server.url, "m", timeout_s=0.3, retries=0))("Returns a count.", SIG, ())
 
 
 def test_config_from_env_and_missing_config() -> None:

@@ -24,6 +24,7 @@ from evalgap.translators.errors import TranslationError
 from evalgap.translators.prose_patterns import SIGNATURE_ONLY_RULES, is_worked_example, match_rules
 from evalgap.translators.prose_split import ProseExample, Sentence, segment_text
 from evalgap.translators.prose_terms import Clause, Context, Signature
+from evalgap.specs_lang.textfile import MAX_TEXT_BYTES, read_text
 
 __all__ = ["ProseUnit", "DraftRequirement", "Draft", "load_units", "signature_of", "pattern_engine",
            "draft_spec", "render_req", "lint_clause", "lint_text", "ProseInputError", "Proposal", "Engine"]
@@ -197,7 +198,7 @@ def _units_from_python(source: str, path: str, only: str | None) -> list[ProseUn
 
 def _target_function(target: Path, only: str | None) -> ast.FunctionDef:
     try:
-        tree = ast.parse(target.read_text(encoding="utf-8"), filename=str(target))
+        tree = ast.parse(read_text(target, "target", MAX_TEXT_BYTES), filename=str(target))
     except (OSError, SyntaxError) as exc:
         raise ProseInputError(f"target {target}: {exc}") from exc
     fns = [n for n in tree.body if isinstance(n, ast.FunctionDef) and not n.name.startswith("_")]
@@ -217,10 +218,7 @@ def load_units(input_path: Path, target: Path | None = None, function: str | Non
     Raises:
         ProseInputError: unreadable input, no docstring, or no single function to bind the prose to.
     """
-    try:
-        source = input_path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ProseInputError(f"cannot read {input_path}: {exc.strerror}") from exc
+    source = read_text(input_path, "prose", MAX_TEXT_BYTES)  # EG100/EG107 with file, line, column, offset
     if input_path.suffix == ".py":
         return _units_from_python(source, str(input_path), function)
     if target is None:

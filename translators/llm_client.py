@@ -3,17 +3,22 @@ vLLM, Ollama, hosted services), over plain HTTP with ``urllib``.
 
 Each proposed clause must parse and lint (:func:`evalgap.translators.from_prose.lint_clause`); failures and
 malformed answers are fed back to the model with the diagnostic for at most ``max_repairs`` rounds. A
-sentence the model cannot formalize in time (or when the endpoint fails) becomes ``informal`` with the
-reason; nothing is dropped. Configuration comes from options or the environment:
+sentence the model cannot formalize in those rounds becomes ``informal`` with the reason; nothing is dropped.
+An endpoint that cannot be reached or keeps failing (after ``retries`` tries with back-off honouring
+``Retry-After``) raises :class:`LLMError`: the run stops with exit 2 instead of writing the connection error
+into the draft. Configuration comes from options or the environment:
 ``EVALGAP_LLM_BASE_URL`` (e.g. ``http://127.0.0.1:8080/v1``), ``EVALGAP_LLM_MODEL``, ``EVALGAP_LLM_API_KEY``.
 """
 
 from __future__ import annotations
 
+import email.utils
+import http.client
 import json
 import os
 import re
 import socket
+import time
 import urllib.error
 import urllib.request
 from dataclasses import dataclass
@@ -25,7 +30,8 @@ from evalgap.translators.from_prose import Engine, Proposal, example_clause, lin
 from evalgap.translators.prose_split import ProseExample
 from evalgap.translators.prose_terms import Clause, Signature
 
-__all__ = ["LLMConfig", "LLMError", "chat", "llm_engine", "parse_answer", "SYSTEM_PROMPT"]
+__all__ = ["LLMConfig", "LLMError", "chat", "retry_after_seconds", "RETRY_STATUSES", "MAX_BACKOFF_S", "llm_engine",
+           "parse_answer", "SYSTEM_PROMPT"]
 
 
 class LLMError(TranslationError):
@@ -42,6 +48,8 @@ class LLMConfig:
         api_key: sent as ``Authorization: Bearer``; may be empty for local servers.
         timeout_s: seconds per HTTP request.
         max_repairs: repair rounds after the first answer (0: no repair).
+        retries: further tries of a request after a transient failure (connection, timeout, 429, 5xx).
+        backoff_s: the first wait between tries, seconds (doubling), unless the server sends ``Retry-After``.
     """
 
     base_url: str
@@ -49,6 +57,8 @@ class LLMConfig:
     api_key: str = ""
     timeout_s: float = 60.0
     max_repairs: int = 2
+    retries: int = 3
+    backoff_s: float = 1.0
 
     @staticmethod
     def from_env(base_url: str | None = None, model: str | None = None, api_key: str | None = None,
@@ -68,28 +78,82 @@ class LLMConfig:
                          timeout_s, max_repairs)
 
 
+#: HTTP statuses worth another try (rate limit, overload, gateway trouble); others fail at once.
+RETRY_STATUSES = frozenset({408, 425, 429, 500, 502, 503, 504})
+#: The longest wait between tries, seconds (also the cap on a server's ``Retry-After``).
+MAX_BACKOFF_S = 60.0
+_sleep = time.sleep  # replaced in tests
+
+
+class _Transient(Exception):
+    """A failure worth retrying; ``retry_after`` is the server's ``Retry-After`` in seconds, if any."""
+
+    def __init__(self, error: LLMError, retry_after: float | None = None) -> None:
+        super().__init__(str(error))
+        self.error, self.retry_after = error, retry_after
+
+
+def retry_after_seconds(value: str | None, now: float | None = None) -> float | None:
+    """A ``Retry-After`` header as seconds to wait: delay-seconds or an HTTP date; None when absent or bad."""
+    if not value:
+        return None
+    value = value.strip()
+    if value.isdigit():
+        return float(value)
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError, IndexError):
+        return None
+    return max(0.0, when.timestamp() - (time.time() if now is None else now))
+
+
+def _once(cfg: LLMConfig, req: urllib.request.Request) -> bytes:
+    """One HTTP request; raises LLMError (permanent) or _Transient (worth retrying)."""
+    try:
+        with urllib.request.urlopen(req, timeout=cfg.timeout_s) as resp:  # noqa: S310 - user-given endpoint
+            data: bytes = resp.read()
+            return data
+    except urllib.error.HTTPError as exc:
+        err = LLMError(f"{cfg.base_url}: HTTP {exc.code} {exc.reason}")
+        if exc.code in RETRY_STATUSES:
+            raise _Transient(err, retry_after_seconds(exc.headers.get("Retry-After") if exc.headers else None)) \
+                from exc
+        raise err from exc
+    except (TimeoutError, socket.timeout) as exc:
+        raise _Transient(LLMError(f"{cfg.base_url}: no answer within {cfg.timeout_s:g} s (timeout)")) from exc
+    except urllib.error.URLError as exc:
+        if isinstance(exc.reason, (TimeoutError, socket.timeout)):
+            raise _Transient(LLMError(f"{cfg.base_url}: no answer within {cfg.timeout_s:g} s (timeout)")) from exc
+        raise _Transient(LLMError(f"{cfg.base_url}: cannot connect ({exc.reason})")) from exc
+    except (ConnectionError, http.client.HTTPException, OSError) as exc:
+        raise _Transient(LLMError(f"{cfg.base_url}: the connection failed ({type(exc).__name__}: {exc})")) from exc
+
+
 def chat(cfg: LLMConfig, messages: Sequence[Mapping[str, str]]) -> str:
-    """One chat-completions request; returns the first choice's message content.
+    """One chat-completions request, tried up to ``cfg.retries + 1`` times; returns the first choice's content.
+
+    A connection failure, a timeout and HTTP 408/425/429/5xx are retried after ``cfg.backoff_s * 2**n``
+    seconds, or after the server's ``Retry-After`` when it sends one (both capped at :data:`MAX_BACKOFF_S`).
 
     Raises:
-        LLMError: connection failure, timeout, an HTTP error status, or a body without a message content.
+        LLMError: the last failure after the retries (its message says how many tries were made), another HTTP
+            error status at once, or a body without a message content.
     """
     body = json.dumps({"model": cfg.model, "messages": list(messages), "temperature": 0}).encode()
     headers = {"Content-Type": "application/json"}
     if cfg.api_key:
         headers["Authorization"] = f"Bearer {cfg.api_key}"
     req = urllib.request.Request(cfg.base_url + "/chat/completions", body, headers, method="POST")
-    try:
-        with urllib.request.urlopen(req, timeout=cfg.timeout_s) as resp:  # noqa: S310 - user-given endpoint
-            raw = resp.read()
-    except urllib.error.HTTPError as exc:
-        raise LLMError(f"{cfg.base_url}: HTTP {exc.code} {exc.reason}") from exc
-    except (TimeoutError, socket.timeout) as exc:
-        raise LLMError(f"{cfg.base_url}: no answer within {cfg.timeout_s:g} s (timeout)") from exc
-    except urllib.error.URLError as exc:
-        if isinstance(exc.reason, (TimeoutError, socket.timeout)):
-            raise LLMError(f"{cfg.base_url}: no answer within {cfg.timeout_s:g} s (timeout)") from exc
-        raise LLMError(f"{cfg.base_url}: {exc.reason}") from exc
+    tries = max(0, cfg.retries) + 1
+    for attempt in range(tries):
+        try:
+            raw = _once(cfg, req)
+            break
+        except _Transient as exc:
+            if attempt + 1 == tries:
+                raise LLMError(f"{exc.error} (after {tries} tries)") from None
+            wait = exc.retry_after if exc.retry_after is not None else cfg.backoff_s * 2 ** attempt
+            _sleep(min(MAX_BACKOFF_S, wait))
     try:
         data = json.loads(raw)
         content = data["choices"][0]["message"]["content"]
@@ -156,10 +220,7 @@ def llm_engine(cfg: LLMConfig) -> Engine:
                     {"role": "user", "content": _user_prompt(sentence, sig, examples)}]
         problem = ""
         for _round in range(cfg.max_repairs + 1):
-            try:
-                answer = chat(cfg, messages)
-            except LLMError as exc:
-                return Proposal(informal=("omission", f"llm engine: {exc}"))
+            answer = chat(cfg, messages)  # an endpoint failure is an error (exit 2), not an informal reason
             parsed = parse_answer(answer)
             if isinstance(parsed, str):
                 problem = parsed

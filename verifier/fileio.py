@@ -8,6 +8,7 @@ Rules (docs/report.md, "Output files"):
 * anything else that exists (``/dev/null``, a FIFO, a terminal, a socket) is **opened and written**, never
   replaced;
 * the folder must exist (nothing is created behind the user's back); a folder as the path is an error;
+  only ``-o DIR/`` (a trailing slash, :func:`make_folder`) creates that one folder, never its parents;
 * the file's mode is that of the file it replaces, else ``0o666`` less the process umask (as ``open``
   would), so a CI artifact step running as another user can read it.
 """
@@ -21,7 +22,7 @@ from pathlib import Path
 
 from evalgap.verifier.errors import UsageError
 
-__all__ = ["write_text", "write_bytes"]
+__all__ = ["write_text", "write_bytes", "make_folder", "preflight"]
 
 
 def _umask() -> int:
@@ -80,3 +81,52 @@ def write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
 def write_text(path: str | os.PathLike[str], text: str) -> None:
     """Write ``text`` as UTF-8 to ``path`` (see :func:`write_bytes`)."""
     write_bytes(path, text.encode("utf-8"))
+
+
+def make_folder(folder: str | os.PathLike[str]) -> None:
+    """Create ``folder`` (one level: its parent must exist) unless it is already a folder (``-o DIR/``).
+
+    Raises:
+        UsageError: the parent folder does not exist, the path exists and is not a folder, or mkdir failed.
+    """
+    given = Path(folder)
+    if given.is_dir():
+        return
+    if os.path.lexists(given):
+        raise UsageError(f"cannot write into {given}/: it exists and is not a folder")
+    if not given.parent.is_dir():
+        raise UsageError(f"cannot create the folder {given}: its parent {given.parent} does not exist "
+                         "(only the last folder of `-o DIR/` is created)")
+    try:
+        os.mkdir(given)
+    except FileExistsError:
+        if not given.is_dir():
+            raise UsageError(f"cannot write into {given}/: it exists and is not a folder") from None
+    except OSError as exc:
+        raise UsageError(f"cannot create the folder {given}: {exc.strerror or exc}") from None
+
+
+def preflight(path: str | os.PathLike[str], folder: str | os.PathLike[str] | None = None) -> None:
+    """Fail now, before a long run, for an output path :func:`write_bytes` would refuse later.
+
+    Args:
+        path: the output file.
+        folder: the ``-o DIR/`` folder that will be created first (then only its parent must exist).
+
+    Raises:
+        UsageError: ``path`` is a folder, or the folder it goes into does not exist (and will not be created).
+    """
+    given = Path(path)
+    if folder is not None:
+        dir_ = Path(folder)
+        if os.path.lexists(dir_) and not dir_.is_dir():
+            raise UsageError(f"cannot write into {dir_}/: it exists and is not a folder")
+        if not dir_.is_dir() and not dir_.parent.is_dir():
+            raise UsageError(f"cannot create the folder {dir_}: its parent {dir_.parent} does not exist "
+                             "(only the last folder of `-o DIR/` is created)")
+        return
+    if given.is_dir():
+        raise UsageError(f"cannot write {given}: it is a folder (give a file path, or DIR/ for a folder of "
+                         "reports)")
+    if not os.path.exists(given) and not Path(os.path.realpath(given)).parent.is_dir():
+        raise UsageError(f"cannot write {given}: the folder {given.parent} does not exist (create it first)")

@@ -21,6 +21,7 @@ usage error (exit 2).
 
 from __future__ import annotations
 
+import math
 import os
 import tomllib
 from dataclasses import dataclass, field
@@ -30,7 +31,7 @@ from typing import Any, Mapping
 from evalgap.verifier.errors import UsageError
 
 __all__ = ["PROFILES", "DEFAULT_BUDGET_S", "ENGINES", "Settings", "resolve_settings", "resolve_budget",
-           "default_jobs", "find_pyproject", "parse_engines"]
+           "check_budget", "MAX_BUDGET_S", "default_jobs", "find_pyproject", "parse_engines"]
 
 DEFAULT_BUDGET_S = 10.0
 #: The engines run by default (``--engines`` accepts every selectable engine of
@@ -92,6 +93,10 @@ class Settings:
     analysis: bool = True
     profile: str | None = None
     sources: dict[str, str] = field(default_factory=dict, compare=False, hash=False)
+
+    def __post_init__(self) -> None:
+        """Refuse a budget no engine can honour (``nan``, ``inf``, not positive) with a UsageError."""
+        check_budget(self.budget_s, "budget_s")
 
 
 def parse_engines(value: str | list[str] | tuple[str, ...], origin: str = "--engines") -> tuple[str, ...]:
@@ -172,10 +177,7 @@ def resolve_settings(cli: Mapping[str, Any], start: Path, env: Mapping[str, str]
     for name, layer in layers:
         for k, v in layer.items():
             merged[k], sources[k] = v, name
-    budget = float(merged["budget"])
-    if budget <= 0:
-        raise UsageError(f"the budget must be a positive number of CPU seconds, got {budget:g} "
-                         f"(from {sources['budget']})")
+    budget = check_budget(float(merged["budget"]), f"the budget (from {sources['budget']})")
     examples = int(merged["hypothesis_examples"])
     if examples < 1:
         raise UsageError(f"hypothesis_examples must be at least 1, got {examples} (from "
@@ -185,6 +187,30 @@ def resolve_settings(cli: Mapping[str, Any], start: Path, env: Mapping[str, str]
                     engines=parse_engines(merged["engines"], f"engines (from {sources['engines']})"),
                     hypothesis_examples=examples, seed=merged["seed"], cache=bool(merged["cache"]),
                     profile=profile, sources=sources)
+
+
+#: The largest budget accepted, CPU seconds (one day): a larger one is a typo, and the worker's wall limits
+#: are derived from it.
+MAX_BUDGET_S = 86400.0
+
+
+def check_budget(value: float, origin: str = "--budget") -> float:
+    """``value`` if it is a usable budget: finite, positive and at most :data:`MAX_BUDGET_S` CPU seconds.
+
+    Args:
+        value: the budget, CPU seconds.
+        origin: where it came from, for the message (``--budget``, ``--diff-budget``, ...).
+
+    Returns:
+        ``value``.
+
+    Raises:
+        UsageError: ``nan``, ``inf``, zero, negative or above the maximum.
+    """
+    if not math.isfinite(value) or value <= 0 or value > MAX_BUDGET_S:
+        raise UsageError(f"{origin} must be a finite, positive number of CPU seconds (at most {MAX_BUDGET_S:g}), "
+                         f"got {value:g}")
+    return value
 
 
 def resolve_budget(budget: float | None, profile: str | None) -> float:
@@ -199,7 +225,5 @@ def resolve_budget(budget: float | None, profile: str | None) -> float:
         raise UsageError(f"unknown profile {name!r} (from {'--profile' if profile else 'EVALGAP_PROFILE'}); "
                          f"choose one of {', '.join(PROFILES)}")
     if budget is not None:
-        if budget <= 0:
-            raise UsageError(f"--budget must be a positive number of CPU seconds, got {budget:g}")
-        return budget
+        return check_budget(budget, "--budget")
     return float(PROFILES[name]["budget"])

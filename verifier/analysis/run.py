@@ -18,6 +18,8 @@ from evalgap.specs_lang import ast as A
 from evalgap.translators.errors import TranslationError, UnsupportedConstruct
 from evalgap.verifier.errors import UsageError
 from evalgap.verifier.analysis.spec_findings import AnalysisReport, SpecFinding, report_from_dict, report_to_dict
+from evalgap.specs_lang.errors import SpecError
+from evalgap.specs_lang.textfile import MAX_SPEC_BYTES, read_text
 
 if TYPE_CHECKING:
     from evalgap.verifier.cache import ResultCache
@@ -126,9 +128,9 @@ def load_config_document(path: Path) -> dict[str, Any]:
         UsageError: unreadable file, unknown extension, bad syntax, or a top level that is not a mapping.
     """
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"cannot read configuration {path}: {exc}") from None
+        text = read_text(path, "configuration", MAX_SPEC_BYTES)
+    except SpecError as exc:
+        raise UsageError(f"{exc.span}: {exc.diagnostics[0].message}") from None
     suffix = path.suffix.lower()
     try:
         if suffix == ".json":

@@ -20,6 +20,7 @@ from evalgap.translators.from_prose import Draft, example_clause, render_req
 from evalgap.translators.prose_terms import Signature
 from evalgap.translators.pyexpr import collect_old, to_python
 from evalgap.verifier.sandbox.runner import Limits, run_worker
+from evalgap.specs_lang.textfile import MAX_TEXT_BYTES, read_text
 
 __all__ = ["CompiledClause", "compile_clauses", "evaluate_clauses", "validate_draft", "AuthorSummary", "summarize",
            "render_summary", "WITNESS_MODULE"]
@@ -150,7 +151,7 @@ def validate_draft(draft: Draft, reference: Path | None = None) -> tuple[Draft, 
     """
     notes: list[str] = []
     text = render_req(draft)
-    program = reference.read_text(encoding="utf-8") if reference else None
+    program = read_text(reference, "reference", MAX_TEXT_BYTES) if reference else None
     for sig, reqs in draft.functions:
         examples = [r.example for r in reqs if r.example is not None]
         params, pres, clauses = compile_clauses(text, sig.name)
@@ -182,6 +183,11 @@ def validate_draft(draft: Draft, reference: Path | None = None) -> tuple[Draft, 
     return draft, notes
 
 
+#: The largest draft (formal requirements) whose weak-spec witnesses ``author`` looks for: the Z3 queries
+#: grow with the square of the requirements of a function (docs/authoring.md).
+WEAK_SPEC_MAX_REQUIREMENTS = 40
+
+
 def weak_spec_notes(req_text: str) -> list[str]:
     """Run the Z3 weak-spec witness queries (:mod:`evalgap.verifier.analysis.run`) on a drafted spec.
 
@@ -197,6 +203,10 @@ def weak_spec_notes(req_text: str) -> list[str]:
 
     try:
         spec = parse(req_text, "<draft>")
+        formal = sum(1 for r, _ in spec.all_requirements() if r.clauses and r.informal is None)
+        if formal > WEAK_SPEC_MAX_REQUIREMENTS:  # the analysis grows faster than linearly: keep author linear
+            return [f"weak-spec witness check: not run ({formal} formal requirements, more than "
+                    f"{WEAK_SPEC_MAX_REQUIREMENTS}); run `evalgap analyze` on the draft"]
         report = analyze_spec(spec, timeout_s=2.0)
     except (SpecError, ValueError) as exc:
         return [f"weak-spec witness check: not run ({str(exc).splitlines()[0]})"]

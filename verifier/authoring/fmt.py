@@ -8,6 +8,7 @@ from pathlib import Path
 from evalgap.verifier.fileio import write_text
 from evalgap.specs_lang.format import format_spec
 from evalgap.specs_lang.parser import parse_file
+from evalgap.specs_lang.textfile import MAX_SPEC_BYTES, read_text
 
 __all__ = ["FmtResult", "format_file"]
 
@@ -27,8 +28,8 @@ def format_file(path: Path, check_only: bool) -> FmtResult:
     Raises:
         SpecSyntaxError: the file does not parse (it is left untouched).
     """
+    text = read_text(path, "spec", MAX_SPEC_BYTES)  # EG100/EG107 before parsing
     spec = parse_file(path)
-    text = path.read_text(encoding="utf-8")
     new = format_spec(spec, text)
     if new == text:
         return FmtResult(path, False, False)

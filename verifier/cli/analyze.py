@@ -10,7 +10,7 @@ import click
 
 import evalgap
 from evalgap.verifier.analysis.spec_findings import AnalysisReport, analysis_exit_code
-from evalgap.verifier.cli.common import handles_errors
+from evalgap.verifier.cli.common import finite_seconds, handles_errors
 from evalgap.verifier.report.analysis_text import render_analysis_json, render_analysis_text
 
 __all__ = ["analyze", "check_config"]
@@ -30,7 +30,7 @@ def _print(report: AnalysisReport, fmt: str) -> None:
 @click.argument("spec", type=click.Path(path_type=Path))
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--timeout", type=click.FloatRange(min=0.01), default=5.0, show_default=True, metavar="SECONDS",
-              help="Solver timeout per query.")
+              callback=finite_seconds, help="Solver timeout per query.")
 @handles_errors()
 def analyze(spec: Path, fmt: str, timeout: float) -> None:
     """Z3 analysis of SPEC's requirements: conflicts, vacuity, redundancy, realizability, weak-spec witnesses.
@@ -47,7 +47,8 @@ def analyze(spec: Path, fmt: str, timeout: float) -> None:
 @click.option("--freeze", multiple=True, metavar="GLOB", help="Fields the repair must keep, e.g. "
               "'datasets[*].pii' (repeatable; also [configs] freeze in case.toml).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-@click.option("--timeout", type=click.FloatRange(min=0.01), default=5.0, show_default=True, metavar="SECONDS")
+@click.option("--timeout", type=click.FloatRange(min=0.01), default=5.0, show_default=True, metavar="SECONDS",
+              callback=finite_seconds)
 @handles_errors()
 def check_config(spec: Path, config_file: Path, config_name: str | None, freeze: tuple[str, ...], fmt: str,
                  timeout: float) -> None:

@@ -9,8 +9,9 @@ from typing import Any
 import click
 
 import evalgap
-from evalgap.verifier.cli.common import echo_or_write, fail, handles_errors
+from evalgap.verifier.cli.common import echo_or_write, fail, finite_seconds, handles_errors
 from evalgap.verifier.errors import UsageError
+from evalgap.verifier.fileio import preflight
 from evalgap.verifier.report.gap import EXIT_OK
 
 __all__ = ["author", "export"]
@@ -30,7 +31,8 @@ __all__ = ["author", "export"]
 @click.option("--model", help="LLM engine: model name (or EVALGAP_LLM_MODEL).")
 @click.option("--api-key", help="LLM engine: API key (or EVALGAP_LLM_API_KEY).")
 @click.option("--max-repairs", type=click.IntRange(min=0), default=2, show_default=True)
-@click.option("--llm-timeout", type=float, default=60.0, show_default=True, metavar="SECONDS")
+@click.option("--llm-timeout", type=float, default=60.0, show_default=True, metavar="SECONDS",
+              callback=finite_seconds)
 @handles_errors()
 def author(input_path: Path, target: Path | None, function: str | None, engine: str, output: Path | None,
            reference: Path | None, interactive: bool, base_url: str | None, model: str | None,
@@ -39,6 +41,10 @@ def author(input_path: Path, target: Path | None, function: str | None, engine: 
     clause contradicted an example (it is rejected and reported)."""
     from evalgap.translators import TranslationError
 
+    if output is not None and str(output) == "-":
+        output = None
+    if output is not None:
+        preflight(output)  # before any LLM request
     try:
         eng: Any = None
         note = "pattern engine"

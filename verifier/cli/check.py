@@ -12,6 +12,7 @@ import click
 
 import evalgap
 from evalgap.verifier.cli.common import echo_or_write, fail, handles_errors, write_output
+from evalgap.verifier.fileio import preflight
 from evalgap.verifier.events import CaseFinished, CheckStarted, Event, RequirementFinished
 from evalgap.verifier.options import PROFILES, Settings, parse_engines, resolve_budget, resolve_settings
 from evalgap.verifier.project.case import MANIFEST
@@ -97,7 +98,9 @@ def check(spec: Path, target_arg: str | None, formats: tuple[str, ...], outputs:
     if spec.is_dir() and not (spec / MANIFEST).is_file() and not any(spec.glob("*.req")):
         _check_suite(spec, target_arg, formats, outputs, budget, profile, jobs)
     fail_set = parse_fail_on(fail_on)
-    plan_outputs(formats, outputs, "spec")  # bad -o / -f combinations fail before anything runs
+    for dest in plan_outputs(formats, outputs, "spec"):  # bad -o / -f combinations fail before anything runs
+        if dest.path is not None:
+            preflight(dest.path, dest.folder)
     cli_opts = {"budget": budget, "profile": profile, "jobs": jobs, "seed": seed,
                 "engines": parse_engines(engines) if engines is not None else None,
                 "cache": False if no_cache else None}
@@ -158,7 +161,7 @@ def _check_suite(root: Path, target_arg: str | None, formats: tuple[str, ...], o
 
 def _emit(report: GapReport, dest: Destination) -> None:
     if dest.path is not None:
-        write_output(dest.path, render(report, dest.fmt, color=False))
+        write_output(dest.path, render(report, dest.fmt, color=False), dest.folder)
     elif dest.fmt == "text":
         from evalgap.verifier.report.text import render_text
 

@@ -4,6 +4,7 @@ writing a named output file."""
 from __future__ import annotations
 
 import functools
+import math
 import sys
 from pathlib import Path
 from typing import Any, Callable, NoReturn, TypeVar
@@ -12,10 +13,10 @@ import click
 
 from evalgap.specs_lang.errors import SpecError
 from evalgap.verifier.errors import VerifierError
-from evalgap.verifier.fileio import write_text
+from evalgap.verifier.fileio import make_folder, write_text
 from evalgap.verifier.report.gap import EXIT_USAGE
 
-__all__ = ["fail", "handles_errors", "write_output", "echo_or_write"]
+__all__ = ["fail", "handles_errors", "write_output", "echo_or_write", "finite_seconds"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -42,14 +43,25 @@ def handles_errors(prefix: str = "error: ") -> Callable[[F], F]:
     return wrap
 
 
-def write_output(path: Path, text: str) -> None:
-    """Write a user-named output file (:func:`evalgap.verifier.fileio.write_text`); raises UsageError."""
+def finite_seconds(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
+    """A click callback: ``value`` (seconds) must be finite and positive (``nan``/``inf`` pass click's own
+    ranges); raises :class:`click.BadParameter` (exit 2) otherwise."""
+    if value is not None and not (math.isfinite(value) and value > 0):
+        raise click.BadParameter(f"must be a finite, positive number of seconds, got {value:g}")
+    return value
+
+
+def write_output(path: Path, text: str, folder: Path | None = None) -> None:
+    """Write a user-named output file (:func:`evalgap.verifier.fileio.write_text`), first creating
+    ``folder`` (``-o DIR/``, one level) when given; raises UsageError."""
+    if folder is not None:
+        make_folder(folder)
     write_text(path, text)
 
 
 def echo_or_write(text: str, output: Path | None) -> None:
-    """``text`` to ``output`` when given, else to standard output."""
-    if output is not None:
+    """``text`` to ``output`` when given (``-``: standard output), else to standard output."""
+    if output is not None and str(output) != "-":
         write_output(output, text)
     else:
         click.echo(text, nl=False)

@@ -9,7 +9,8 @@ import click
 import evalgap
 from evalgap.verifier.cli.common import handles_errors, write_output
 from evalgap.verifier.errors import UsageError
-from evalgap.verifier.options import ENGINES, PROFILES, default_jobs, parse_engines, resolve_budget
+from evalgap.verifier.fileio import preflight
+from evalgap.verifier.options import ENGINES, PROFILES, check_budget, default_jobs, parse_engines, resolve_budget
 from evalgap.verifier.report.outputs import plan_outputs
 
 __all__ = ["gate", "GATE_FORMATS", "GATE_FAIL_ON"]
@@ -66,10 +67,12 @@ def gate(repo: Path, spec: Path, base: str, head: str | None, patch: Path | None
 
     aliases = tuple(f"{fmt}={path}" for fmt, path in (("sarif", sarif_out), ("markdown", md_out),
                                                       ("json", json_out), ("junit", junit_out)) if path)
-    plan_outputs(formats, outputs + aliases, "gate")  # bad -o / -f combinations fail before anything runs
+    for dest in plan_outputs(formats, outputs + aliases, "gate"):  # bad -o / -f fail before anything runs
+        if dest.path is not None:
+            preflight(dest.path, dest.folder)
     budget_s = resolve_budget(budget, profile)
-    if diff_budget is not None and diff_budget <= 0:
-        raise UsageError("--diff-budget must be a positive number of CPU seconds")
+    if diff_budget is not None:
+        check_budget(diff_budget, "--diff-budget")
     words = {w.strip() for w in fail_on.split(",") if w.strip()}
     if words - GATE_FAIL_ON:
         raise UsageError(f"--fail-on {fail_on!r}: unknown word {sorted(words - GATE_FAIL_ON)[0]!r}; use a "
@@ -85,7 +88,7 @@ def gate(repo: Path, spec: Path, base: str, head: str | None, patch: Path | None
     for dest in plan_outputs(formats, outputs + aliases, "gate"):
         text = renderers[dest.fmt](report)
         if dest.path is not None:
-            write_output(dest.path, text)
+            write_output(dest.path, text, dest.folder)
         else:
             click.echo(text, nl=False)
     raise SystemExit(gate_exit_code(report))

@@ -13,9 +13,12 @@ Commands take their output streams from click, so tests call them in-process wit
 
 from __future__ import annotations
 
+import errno
 import importlib
 import os
+import signal
 import sys
+import threading
 from importlib.metadata import entry_points
 
 import click
@@ -74,22 +77,96 @@ def cli() -> None:
     """evalgap: measure the gap between "the tests pass" and "the code meets its requirements"."""
 
 
+#: errno values that mean "the output could not be written" (a full disk, a quota, an I/O error), not a bug.
+_OUTPUT_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EPIPE})
+
+
+def _run() -> None:
+    """Run the group, then flush standard output so a failed write surfaces here, not at interpreter exit."""
+    code: str | int | None = 0
+    try:
+        cli.main(prog_name="evalgap", standalone_mode=True)
+    except SystemExit as exc:
+        code = exc.code
+    sys.stdout.flush()
+    sys.exit(code)
+
+
+def _silence_stdout() -> None:
+    """Point file descriptor 1 at /dev/null so the unwritable buffer's flush at exit cannot fail again."""
+    try:
+        fd = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(fd, 1)
+        os.close(fd)
+    except OSError:  # pragma: no cover - nothing more can be done
+        pass
+
+
+def _on_signal(signum: int, _frame: object) -> None:
+    """SIGINT/SIGTERM: stop the fork servers (their workers die with them; spawned workers die with this
+    process, see :mod:`evalgap.verifier.sandbox.lifetime`) and exit 128+signal at once, without waiting for
+    the running checks."""
+    try:
+        sys.stderr.write("evalgap: interrupted\n")
+        sys.stderr.flush()
+    except OSError:
+        pass
+    try:
+        from evalgap.verifier.sandbox import forkserver
+
+        forkserver.shutdown()
+    finally:
+        os._exit(128 + signum)
+
+
+def _install_signal_exit() -> None:
+    """Run :func:`_on_signal` for SIGINT/SIGTERM from a watcher thread, woken through the signal wake-up fd.
+
+    A Python-level handler runs only when the main thread executes bytecode; a signal the kernel delivers to
+    another thread while the main thread sleeps in a lock (waiting for the checks) would wait for that.
+    The wake-up fd is written by the C-level handler in whichever thread caught the signal."""
+    read_fd, write_fd = os.pipe()
+    os.set_blocking(write_fd, False)
+    signal.set_wakeup_fd(write_fd, warn_on_full_buffer=False)
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, _on_signal)
+
+    def watch() -> None:
+        while True:
+            data = os.read(read_fd, 1)
+            if not data:
+                return
+            if data[0] in (signal.SIGINT, signal.SIGTERM):
+                _on_signal(data[0], None)
+
+    threading.Thread(target=watch, name="evalgap-signals", daemon=True).start()
+
+
 def main() -> None:
     """Console-script entry point (also ``python -m evalgap``)."""
+    _install_signal_exit()
     try:
-        cli.main(prog_name="evalgap", standalone_mode=False)
-    except click.exceptions.Exit as exc:  # --help, --version
-        sys.exit(exc.exit_code)
-    except click.ClickException as exc:  # a bad option or argument: click's message, exit 2
-        exc.show()
-        sys.exit(2)
-    except (KeyboardInterrupt, click.exceptions.Abort):  # Ctrl-C: 130 as shells expect, never 1 ("refuted")
+        _run()
+    except KeyboardInterrupt:  # pragma: no cover - interactive
         click.echo("interrupted", err=True)
         sys.exit(130)
-    except Exception as exc:  # noqa: BLE001 - never show a user a traceback
-        if os.environ.get("EVALGAP_DEBUG"):
-            raise
-        click.echo(f"evalgap: internal error: {type(exc).__name__}: {exc}\n"
-                   "This is a bug in evalgap; rerun with EVALGAP_DEBUG=1 to see the traceback and report it.",
-                   err=True)
+    except OSError as exc:
+        if exc.errno not in _OUTPUT_ERRNOS or os.environ.get("EVALGAP_DEBUG"):
+            _internal_error(exc)
+        _silence_stdout()
+        if exc.errno == errno.EPIPE:  # the reader went away (`evalgap ... | head`): nothing to say
+            sys.exit(1)
+        click.echo(f"evalgap: error: cannot write the output: {exc.strerror or exc} (errno {exc.errno}); "
+                   "free space or choose another place with -o", err=True)
         sys.exit(2)
+    except Exception as exc:  # noqa: BLE001 - never show a user a traceback
+        _internal_error(exc)
+
+
+def _internal_error(exc: BaseException) -> None:
+    if os.environ.get("EVALGAP_DEBUG"):
+        raise exc
+    click.echo(f"evalgap: internal error: {type(exc).__name__}: {exc}\n"
+               "This is a bug in evalgap; rerun with EVALGAP_DEBUG=1 to see the traceback and report it.",
+               err=True)
+    sys.exit(2)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 import re
+import signal
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -17,9 +18,9 @@ from evalgap.verifier.findings import Budget, EngineVerdict, Verdict
 from evalgap.verifier.project.targets import Target
 from evalgap.verifier.sandbox.runner import Limits, WorkerOutcome, run_worker, wall_limit
 
-__all__ = ["ReplayResult", "replay", "from_replay", "worker_failure", "split_call", "display_call", "span_text",
-           "check_text", "failed_check", "formal_text", "hidden_state", "CPU_LIMIT_MARGIN_S", "CROSSHAIR_CAVEAT",
-           "INTEGRITY_REASONS"]
+__all__ = ["ReplayResult", "replay", "from_replay", "worker_failure", "signal_name", "split_call", "display_call",
+           "span_text", "check_text", "failed_check", "formal_text", "hidden_state", "CPU_LIMIT_MARGIN_S",
+           "CROSSHAIR_CAVEAT", "INTEGRITY_REASONS"]
 
 #: Reason categories of an ``unknown`` that no other engine's verdict may outweigh (only a replayed
 #: refutation does): the code behaved differently from run to run, or touched the checking machinery.
@@ -195,8 +196,10 @@ def from_replay(ob: Obligation, rep: ReplayResult, args: list[str], budget: Budg
     if rep.outcome == "error":
         return EngineVerdict(engine, Verdict.UNKNOWN, f"import error: {d.get('message')}", budget, None, (),
                              elapsed)
-    return EngineVerdict(engine, Verdict.UNKNOWN, f"crash: the replay worker ended with status {rep.status} "
-                         f"(exit code {d.get('returncode')})", budget, call, named, elapsed)
+    sig = signal_name(d.get("returncode"))
+    how = f"killed by {sig}" if sig else f"exit code {d.get('returncode')}"
+    return EngineVerdict(engine, Verdict.UNKNOWN, f"crash: the replay worker of {call} ended with status "
+                         f"{rep.status} ({how})", budget, call, named, elapsed)
 
 
 def hidden_state(out: WorkerOutcome) -> str | None:
@@ -209,10 +212,31 @@ def hidden_state(out: WorkerOutcome) -> str | None:
             "so its result may depend on how often it ran")
 
 
-def worker_failure(out: WorkerOutcome, budget: Budget, elapsed: float,
-                    engine: str = "crosshair") -> EngineVerdict | None:
-    """The verdict of a worker run that produced no usable result (tampered, blocked, crashed, killed, an
-    error), or None when its result can be read."""
+def signal_name(returncode: int | None) -> str | None:
+    """``SIGKILL`` for a return code of ``-9`` (a process killed by a signal), else None."""
+    if returncode is None or returncode >= 0:
+        return None
+    try:
+        return signal.Signals(-returncode).name
+    except ValueError:
+        return f"signal {-returncode}"
+
+
+def worker_failure(out: WorkerOutcome, budget: Budget, elapsed: float, engine: str = "crosshair",
+                   cpu_limit_s: float | None = None) -> EngineVerdict | None:
+    """The verdict for a worker that failed (blocked, errored, timed out, killed), or None when it reported.
+
+    Args:
+        out: the worker's outcome.
+        budget: the budget to report.
+        elapsed: wall seconds the engine took.
+        engine: the engine's name.
+        cpu_limit_s: the worker's CPU limit, seconds (default: the CrossHair budget plus its margin); a
+            ``SIGKILL`` well before it was not the limit, and is reported as a kill, with the signal named.
+
+    Returns:
+        An ``unknown`` :class:`EngineVerdict` whose reason names the cause (``killed by SIGKILL``), or None.
+    """
     if out.result is not None and out.result.get("tampered"):
         return EngineVerdict(engine, Verdict.UNKNOWN, "tampered: the code under check changed the checking "
                              f"machinery ({'; '.join(map(str, out.result['tampered'][:3]))}); no verdict is "
@@ -226,13 +250,21 @@ def worker_failure(out: WorkerOutcome, budget: Budget, elapsed: float,
             return None
         kind = "import error" if out.result.get("stage") == "import" else "engine error"
         return EngineVerdict(engine, Verdict.UNKNOWN, f"{kind}: {err}", budget, elapsed_s=elapsed)
+    sig = signal_name(out.returncode)
+    limit = cpu_limit_s if cpu_limit_s is not None else (
+        budget.seconds + CPU_LIMIT_MARGIN_S if budget.seconds is not None else None)
     reasons = {
         "timeout": f"timeout: the worker exceeded its wall-clock limit ({out.wall_s:.0f} s) and was killed",
-        "cpu-limit": "budget exhausted: the worker hit its CPU limit and was killed",
+        "cpu-limit": f"budget exhausted: the worker hit its CPU limit and was killed by {sig}",
         "memory": "memory limit: the worker ran out of its address-space limit",
     }
-    reason = reasons.get(out.status, f"crash: the analyzed code ended the worker (exit code {out.returncode}) "
+    status = out.status
+    if status == "cpu-limit" and sig == "SIGKILL" and limit is not None and out.wall_s < limit:
+        status = "crashed"  # the hard CPU limit is above the soft one: this SIGKILL came from elsewhere
+    if status == "crashed" and sig is not None:
+        reason = (f"crash: killed by {sig} after {out.wall_s:.1f} s, before any limit of evalgap's was reached "
+                  f"(the code under check, or another process, sent the signal); {out.stderr.strip()[-300:]}")
+    else:
+        reason = reasons.get(status, f"crash: the analyzed code ended the worker (exit code {out.returncode}) "
                                      f"before it reported; {out.stderr.strip()[-300:]}")
-    return EngineVerdict(engine, Verdict.UNKNOWN, reason, budget, elapsed_s=elapsed)
-
-
+    return EngineVerdict(engine, Verdict.UNKNOWN, reason.rstrip("; "), budget, elapsed_s=elapsed)

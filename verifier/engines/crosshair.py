@@ -64,7 +64,8 @@ def _one_run(ob: Obligation, harness: Harness, hdir: Path, target: Target, opts:
     n_conditions = max(1, len(ob.checks) if ob.kind == "function" else 1)
     per_condition = opts.budget_s / n_conditions
     request = {"paths": [str(hdir), *target.paths], "harness": harness.module, "function": ob.function,
-               "budget_s": per_condition, "per_path_timeout_s": max(0.5, per_condition / 2)}
+               "budget_s": per_condition, "per_path_timeout_s": max(0.5, per_condition / 2),
+               "target_module": target.module}
     limits = Limits(cpu_s=opts.budget_s + CPU_LIMIT_MARGIN_S, wall_s=wall_limit(opts.budget_s),
                     memory_bytes=opts.memory_bytes)
     out = run_worker("crosshair", request, limits, hash_seed=hash_seed)
@@ -89,10 +90,13 @@ def _one_run(ob: Obligation, harness: Harness, hdir: Path, target: Target, opts:
         if "SideEffectDetected" in text:
             return EngineVerdict("crosshair", Verdict.UNKNOWN, f"blocked side effect: {text}", budget,
                                  elapsed_s=time.monotonic() - start)
-        if m.get("state") == "POST_ERR":
-            return EngineVerdict("crosshair", Verdict.UNKNOWN, f"spec error: a condition raised: {text}", budget,
-                                 elapsed_s=time.monotonic() - start)
         args = split_call(str(m.get("invocation") or ""))
+        if m.get("state") == "POST_ERR":  # the target's own code raising in a condition (a result's __eq__)
+            rep = replay(hdir, harness, target, ob.function, args) if args is not None and ob.function else None
+            if rep is None or not (rep.outcome == "exception" and rep.data.get("origin") == "target"):
+                return EngineVerdict("crosshair", Verdict.UNKNOWN, f"spec error: a condition raised: {text}",
+                                     budget, elapsed_s=time.monotonic() - start)
+            return from_replay(ob, rep, args or [], budget, "crosshair", text, time.monotonic() - start, source)
         if args is None:
             return EngineVerdict("crosshair", Verdict.UNKNOWN, f"not reproduced: CrossHair's counterexample "
                                  f"cannot be rebuilt as Python values ({text})", budget,

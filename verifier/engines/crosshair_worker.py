@@ -5,7 +5,8 @@ evalgap.verifier.engines.crosshair_worker REQUEST.json RESULT.json``). Importing
 runtime checks in this process, which is why this runs in its own process and never replays anything.
 
 Request keys: ``paths`` (folders prepended to ``sys.path``), ``harness`` (module name), ``function``,
-``budget_s`` (CPU seconds for the condition), ``per_path_timeout_s``.
+``budget_s`` (CPU seconds for the condition), ``per_path_timeout_s``, ``target_module`` (optional: its
+functions are shielded so a ``SystemExit`` they raise is a counterexample, :mod:`.shield`).
 
 Result keys: ``status`` (``CONFIRMED`` all paths exhausted, ``UNKNOWN``, ``REFUTED``), ``confirmed_paths``,
 ``messages`` (each: ``state``, ``message``, ``line``, ``invocation``, ``returns``, ``traceback``),
@@ -128,6 +129,10 @@ def _work(ch: channel.Channel) -> dict[str, Any]:
     ch.install_guard()
     ch.start_record()
     try:
+        if req.get("target_module"):  # before the harness binds its names: see verifier/engines/shield.py
+            from evalgap.verifier.engines.shield import shield_module
+
+            shield_module(importlib.import_module(req["target_module"]))
         harness = importlib.import_module(req["harness"])
         fn = getattr(harness, req["function"])
     except BaseException as exc:  # noqa: BLE001 - anything the target does at import time is data

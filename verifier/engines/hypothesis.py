@@ -77,7 +77,7 @@ def run_hypothesis(ob: Obligation, harness: Harness, hdir: Path, target: Target,
     res = out.result or {}
     valid, rejected = int(res.get("valid", 0)), int(res.get("rejected", 0))
     budget = Budget(examples=valid, rejected=rejected, seed=opts.seed, hash_seeds=(hash_seed,))
-    failed = worker_failure(out, budget, time.monotonic() - start, engine="hypothesis")
+    failed = worker_failure(out, budget, time.monotonic() - start, engine="hypothesis", cpu_limit_s=cpu)
     if failed is not None:
         return failed
     outcome = res.get("outcome")

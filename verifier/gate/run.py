@@ -52,6 +52,7 @@ from evalgap.verifier.gate.model import (DEFAULT_TEST_GLOBS, ClassifiedDifferenc
 from evalgap.verifier.gate.gitdiff import ChangedUnit, GateError, Snapshot, file_changes, materialize
 from evalgap.verifier.errors import TargetError
 from evalgap.verifier.project.targets import Target, resolve_target
+from evalgap.specs_lang.textfile import MAX_SPEC_BYTES, read_text
 
 __all__ = ["GateOptions", "RequirementChange", "ClassifiedDifference", "GateReport", "run_gate",
            "gate_exit_code", "requirement_names", "DEFAULT_TEST_GLOBS"]
@@ -320,13 +321,13 @@ def run_gate(repo: Path, spec: Path, base: str, head: str | None, patch: Path | 
     with tempfile.TemporaryDirectory(prefix="evalgap-gate-") as tmp:
         snap = materialize(top, base, head, patch, Path(tmp))
         head_spec_path, base_spec_path, spec_display = _locate_spec(spec, snap, top)
-        head_src = head_spec_path.read_text(encoding="utf-8")
+        head_src = read_text(head_spec_path, "spec", MAX_SPEC_BYTES)
         head_spec = parse_file(head_spec_path)
         check_structure(head_spec, head_src)
         base_text: dict[str, str] = {}
         if base_spec_path is not None:
             try:
-                base_src = base_spec_path.read_text(encoding="utf-8")
+                base_src = read_text(base_spec_path, "spec", MAX_SPEC_BYTES)
                 base_text = _req_text(parse_file(base_spec_path), base_src)
             except Exception:  # noqa: BLE001 - a base spec that no longer parses only loses the comparison
                 base_text = {}

@@ -26,6 +26,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from evalgap.verifier.errors import CaseError, UsageError
+from evalgap.specs_lang.errors import SpecError
+from evalgap.specs_lang.textfile import MAX_SPEC_BYTES, read_text
 
 if TYPE_CHECKING:
     from evalgap.verifier.project.targets import Target
@@ -72,9 +74,7 @@ def load_case(folder: Path) -> Case:
     """
     path = folder / MANIFEST
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise CaseError(f"{path}: cannot read the case manifest ({exc.strerror})") from None
+        data = tomllib.loads(read_text(path, "case manifest", MAX_SPEC_BYTES))
     except tomllib.TOMLDecodeError as exc:
         raise CaseError(f"{path}: invalid TOML: {exc}") from None
     meta = data.get("case")
@@ -153,7 +153,7 @@ def case_freeze(folder: Path) -> tuple[str, ...]:
     """``[configs] freeze = [...]`` from a case folder's manifest (fields a configuration repair must keep);
     empty when the manifest has none or cannot be read."""
     try:
-        data = tomllib.loads((folder / MANIFEST).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        data = tomllib.loads(read_text(folder / MANIFEST, "case manifest", MAX_SPEC_BYTES))
+    except (SpecError, tomllib.TOMLDecodeError):
         return ()
     return tuple(str(g) for g in data.get("configs", {}).get("freeze", ()))

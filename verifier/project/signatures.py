@@ -6,13 +6,24 @@ from typing import TYPE_CHECKING
 
 from evalgap.specs_lang.signatures import ModuleSig
 from evalgap.verifier.errors import TargetError
-from evalgap.verifier.sandbox.runner import Limits, run_worker
+from evalgap.verifier.sandbox.runner import Limits, run_worker, wall_limit
 from evalgap.verifier.project.targets import Target
 
 if TYPE_CHECKING:
     from evalgap.verifier.cache import ResultCache
 
-__all__ = ["target_signatures"]
+__all__ = ["target_signatures", "ImportTimeout", "PROBE_CPU_S", "PROBE_WALL_S"]
+
+#: Limits of the import-time signature probe (docs/report.md, "Time limits"): importing the target and reading
+#: its signatures must finish within 10 CPU seconds and 15 s of wall clock (stretched by the machine's load,
+#: as every worker's limit is, but to 30 s at most), so a target that sleeps or loops at import fails fast.
+PROBE_CPU_S = 10.0
+PROBE_WALL_S = 15.0
+
+
+class ImportTimeout(TargetError):
+    """Importing the target did not finish within the probe's limits: every engine would hang the same way,
+    so ``check`` stops here too (exit 2) instead of waiting for each worker's own limit."""
 
 
 def target_signatures(target: Target, limits: Limits | None = None, cache: ResultCache | None = None) -> ModuleSig:
@@ -20,7 +31,7 @@ def target_signatures(target: Target, limits: Limits | None = None, cache: Resul
 
     Args:
         target: the code under check.
-        limits: worker limits (default: 20 CPU s, 40 s wall clock).
+        limits: worker limits (default: :data:`PROBE_CPU_S` CPU s, :data:`PROBE_WALL_S` s wall clock).
         cache: when given, signatures are read from / stored in it, keyed by the whole text of the target
             module and of every project module it imports (transitively), evalgap's own source and the
             Python and tool versions (:func:`evalgap.verifier.cache.aux_key`); only successful reads are
@@ -46,7 +57,12 @@ def target_signatures(target: Target, limits: Limits | None = None, cache: Resul
             except (KeyError, TypeError, ValueError, AttributeError):
                 pass  # a malformed entry is rebuilt below (and overwritten)
     out = run_worker("signature", {"paths": list(target.paths), "module": target.module},
-                     limits or Limits(cpu_s=20, wall_s=40))
+                     limits or Limits(cpu_s=PROBE_CPU_S, wall_s=min(2 * PROBE_WALL_S,
+                                                                wall_limit(PROBE_WALL_S / 3, PROBE_WALL_S / 3))))
+    if out.result is None and out.status in ("timeout", "cpu-limit"):
+        raise ImportTimeout(f"importing target {target.display} did not finish within the import-time probe's "
+                          f"limits ({PROBE_WALL_S:g} s wall clock, {PROBE_CPU_S:g} CPU s): it sleeps, blocks or "
+                          "loops at import; move that work out of module level")
     if out.result is None:
         raise TargetError(f"reading the signatures of {target.display} failed: the worker ended with status "
                           f"{out.status}; {out.stderr.strip()[-300:]}")

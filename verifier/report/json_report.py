@@ -15,6 +15,8 @@ from typing import Any
 from evalgap.verifier.errors import UsageError
 from evalgap.verifier.findings import EngineVerdict, RequirementResult, SpecFinding
 from evalgap.verifier.report.gap import FLAGS, SCHEMA_VERSION, GapReport
+from evalgap.specs_lang.errors import SpecError
+from evalgap.specs_lang.textfile import MAX_TEXT_BYTES, read_text
 
 __all__ = ["to_dict", "render_json", "schema_text", "load_schema", "validate_report", "load_report"]
 
@@ -140,9 +142,9 @@ def load_report(path: Path) -> dict[str, Any]:
         UsageError: unreadable, not JSON, or not valid against the schema (the first problems listed).
     """
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise UsageError(f"{path}: cannot read ({exc.strerror})") from None
+        data = json.loads(read_text(path, "report", 4 * MAX_TEXT_BYTES))
+    except SpecError as exc:
+        raise UsageError(f"{exc.span}: {exc.diagnostics[0].message}") from None
     except ValueError as exc:
         raise UsageError(f"{path}: not JSON ({exc})") from None
     problems = validate_report(data)

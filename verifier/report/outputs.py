@@ -5,13 +5,16 @@ Rules (docs/report.md):
 * ``--format FMT`` (repeatable): ``text``, ``json``, ``markdown``, ``sarif``, ``junit``, ``html``.
 * ``--output FMT=PATH`` writes that format to ``PATH`` (and implies ``--format FMT``).
 * ``--output PATH`` (at most one): with one format left unassigned, that format is written to ``PATH``;
-  with several, ``PATH`` is a folder and each goes to ``PATH/<spec>.gap.<ext>``.
+  with several, ``PATH`` is a folder and each goes to ``PATH/<spec>.gap.<ext>``. ``PATH/`` (a trailing
+  slash) is always a folder, created (that one level only) when missing. ``-`` (``-o -``, ``FMT=-``) is
+  standard output.
 * A format with no path goes to standard output; at most one may. With no ``--format`` at all, ``text``
   goes to standard output (even when other formats are written to files by ``FMT=PATH``).
 """
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -32,6 +35,7 @@ class Destination:
 
     fmt: str
     path: Path | None
+    folder: Path | None = None  # ``-o DIR/``: the folder to create (one level) before writing ``path``
 
 
 def plan_outputs(formats: tuple[str, ...], outputs: tuple[str, ...], spec_name: str) -> list[Destination]:
@@ -43,6 +47,8 @@ def plan_outputs(formats: tuple[str, ...], outputs: tuple[str, ...], spec_name: 
     """
     explicit: dict[str, Path] = {}
     plain: list[Path] = []
+    stdout: list[str] = []  # formats sent to standard output by FMT=-
+    slash = False
     for out in outputs:
         head, sep, tail = out.partition("=")
         if sep and head in FORMATS:
@@ -50,24 +56,31 @@ def plan_outputs(formats: tuple[str, ...], outputs: tuple[str, ...], spec_name: 
                 raise UsageError(f"--output {out}: {head} already goes to {explicit[head]}")
             if not tail:
                 raise UsageError(f"--output {out}: give a path after '='")
+            if tail == "-":
+                stdout.append(head)
             explicit[head] = Path(tail)
         elif sep and "/" not in head and "." not in head:
             raise UsageError(f"--output {out}: unknown format {head!r}; formats: {', '.join(FORMATS)}")
         else:
             plain.append(Path(out))
+            slash = slash or out.endswith(("/", os.sep))
     if len(plain) > 1:
         raise UsageError("--output PATH may be given once (use FMT=PATH for the others, or a folder)")
-    wanted = list(dict.fromkeys(formats)) or ["text"]
+    wanted = list(dict.fromkeys(formats)) or ([] if stdout else ["text"])
     rest = [f for f in wanted if f not in explicit]
-    dests = [Destination(f, p) for f, p in explicit.items()]
+    dests = [Destination(f, p) for f, p in explicit.items() if f not in stdout]
+    if plain and str(plain[0]) == "-":  # -o - : the formats left go to standard output
+        plain = []
     if plain:
         if not rest:
             raise UsageError(f"--output {plain[0]}: every format already has a path")
-        if len(rest) == 1:
+        if len(rest) == 1 and not slash:
             dests.append(Destination(rest[0], plain[0]))
         else:
-            dests += [Destination(f, plain[0] / f"{spec_name}.gap.{EXTENSIONS[f]}") for f in rest]
+            folder = plain[0] if slash else None
+            dests += [Destination(f, plain[0] / f"{spec_name}.gap.{EXTENSIONS[f]}", folder) for f in rest]
         rest = []
+    rest += stdout
     if len(rest) > 1:
         raise UsageError(f"formats {', '.join(rest)} would all go to standard output: give --output DIR or "
                          "--output FMT=PATH for all but one")

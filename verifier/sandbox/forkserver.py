@@ -33,8 +33,9 @@ import traceback
 from typing import Any
 
 from evalgap.verifier.sandbox import isolation, workers
+from evalgap.verifier.sandbox.lifetime import die_with_parent, parent_gone
 
-__all__ = ["served", "ForkServer", "ServerPool", "pool", "enabled"]
+__all__ = ["served", "ForkServer", "ServerPool", "pool", "enabled", "shutdown"]
 
 
 def served(name: str) -> bool:
@@ -43,6 +44,8 @@ def served(name: str) -> bool:
     return w is not None and bool(w.preload)
 
 _real_exit = os._exit  # the sandbox guard replaces os._exit inside workers
+_PARENT: list[int] = []  # in a server: the evalgap process that started it (lifetime.parent_gone)
+_SERVER_PID: list[int] = []  # in a server: its own pid, which its forked children check
 
 
 def enabled() -> bool:
@@ -60,6 +63,7 @@ def _child(job: dict[str, Any]) -> None:
             os.setsid()
         except OSError:  # the spawned jail is a session leader already
             pass
+        die_with_parent(_SERVER_PID[0] if _SERVER_PID else None)  # the server's death kills this worker
         cpu = max(1, int(float(job["cpu_s"]) + 0.999))
         resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 2))
         mem = int(job["memory_bytes"])
@@ -116,6 +120,12 @@ def _run_job(job: dict[str, Any]) -> dict[str, Any]:
         done, status = os.waitpid(pid, os.WNOHANG)
         if done:
             break
+        if _PARENT and parent_gone(_PARENT[0]):  # the evalgap run died: take the worker along, then stop
+            try:
+                os.killpg(pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+            _real_exit(0)
         if time.monotonic() - start > wall:
             timed_out = True
             try:
@@ -140,6 +150,8 @@ def serve(kind: str, module: str = "", preload: tuple[str, ...] = ()) -> int:
     if not module:
         w = workers.kind(kind)
         module, preload = w.module, w.preload
+    _PARENT[:] = [os.getppid()]
+    _SERVER_PID[:] = [os.getpid()]
     for name in (*preload, module, "evalgap.verifier.sandbox.guard"):
         importlib.import_module(name)
     isolation.preload()
@@ -312,6 +324,16 @@ class ServerPool:
 
 _POOL: ServerPool | None = None
 _POOL_LOCK = threading.Lock()
+
+
+def shutdown() -> None:
+    """Stop every fork server of this process now (their running workers die with them); for the CLI's
+    signal handler. A no-op when none was started."""
+    for server in list(_POOL._all) if _POOL is not None else []:
+        try:  # SIGKILL only: no lock, no pipe flush that a busy worker thread could be holding
+            server.proc.kill()
+        except BaseException:  # noqa: BLE001 - stop the others all the same
+            continue
 
 
 def pool() -> ServerPool:

@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from evalgap.verifier.sandbox import forkserver, isolation, record, workers
+from evalgap.verifier.sandbox.lifetime import die_with_parent
 
 __all__ = ["Limits", "WorkerOutcome", "run_worker", "wall_limit", "prestart", "HASH_SEEDS"]
 
@@ -123,7 +124,10 @@ def _scrubbed_env(home: str, hash_seed: int | None = None) -> dict[str, str]:
 
 
 def _limiter(limits: Limits) -> Any:
+    parent = os.getpid()
+
     def apply() -> None:  # runs in the child between fork and exec
+        die_with_parent(parent)  # a killed evalgap run takes its workers along (sandbox/lifetime.py)
         cpu = max(1, int(limits.cpu_s + 0.999))
         resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 2))
         resource.setrlimit(resource.RLIMIT_AS, (limits.memory_bytes, limits.memory_bytes))
