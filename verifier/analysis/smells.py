@@ -29,21 +29,15 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from evalgap.specs_lang.diagnostics import codes_of
 from evalgap.translators.prose_split import sentence_spans
 from evalgap.verifier.findings import Smell
 
 __all__ = ["find_smells", "SMELL_CODES"]
 
-#: Smell code -> one-line description (also used by docs/verdicts.md and the HTML legend).
-SMELL_CODES: dict[str, str] = {
-    "vague-term": "subjective or ambiguous term: state a measurable criterion instead",
-    "open-ended": "open-ended list: enumerate every case",
-    "unbounded-universal": "universal quantifier with no scope: say over what (which inputs, states, times)",
-    "comparative": "comparative with no reference: say compared with what, by how much",
-    "passive-no-actor": "passive voice with no actor: say who or what does it",
-    "missing-unit": "number bounding a quantity with no unit: give the unit",
-    "weak-modal": "weak modal: use shall/must for an obligation (or say it is optional)",
-}
+#: Smell code -> one-line description (also used by docs/verdicts.md and the HTML legend): a view of
+#: :data:`evalgap.specs_lang.diagnostics.REGISTRY`, where smells are added.
+SMELL_CODES: dict[str, str] = {c: d.title for c, d in codes_of("smell").items()}
 
 _VAGUE = (
     "fast", "quick", "quickly", "slow", "slowly", "user-friendly", "user friendly", "easy", "easily",
