@@ -69,8 +69,8 @@ def _imports(tree: ast.Module, here: Path, roots: list[Path]) -> list[Path]:
     for name in names:
         parts = Path(name) if os.sep in name else None
         for root in ([Path("/")] if parts is not None else roots):
-            base = parts if parts is not None else root / Path(*name.split("."))
-            for cand in (base.with_suffix(".py"), base / "__init__.py"):
+            stem = parts if parts is not None else root / Path(*name.split("."))
+            for cand in (stem.with_suffix(".py"), stem / "__init__.py"):
                 if cand.is_file():
                     out.append(cand.resolve())
     return out
