@@ -23,6 +23,7 @@ from lark import Token
 from evalgap.specs_lang import ast as A
 from evalgap.specs_lang.build_expr import _C, Carry, ExprBuilder, _Span, _v, _vals
 from evalgap.specs_lang.errors import Diagnostic, SpecSyntaxError
+from evalgap.specs_lang.diagnostics import MALFORMED_ID
 
 __all__ = ["Builder", "Carry"]
 
@@ -182,7 +183,7 @@ class Builder(ExprBuilder):
             if a.end_line != b.line or a.end_column != b.column:
                 span = _Span(self.file, a.line or 1, a.column or 1, b.end_line or 1, b.end_column or 1)
                 raise SpecSyntaxError(
-                    [Diagnostic("EG104", span, "a requirement ID cannot contain spaces",
+                    [Diagnostic(MALFORMED_ID, span, "a requirement ID cannot contain spaces",
                                 f"write it as {''.join(c)!r}")], {self.file: self.text})
         return "".join(c)
 

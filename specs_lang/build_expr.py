@@ -12,6 +12,7 @@ from lark import Token, Transformer
 
 from evalgap.specs_lang import ast as A
 from evalgap.specs_lang.errors import Diagnostic, SpecSyntaxError
+from evalgap.specs_lang.diagnostics import UNTERMINATED_STRING
 
 __all__ = ["ExprBuilder", "Carry"]
 
@@ -86,7 +87,7 @@ class ExprBuilder(Transformer[Token, Any]):
             return pyast.literal_eval(tok)
         except (ValueError, SyntaxError) as exc:
             span = _Span(self.file, tok.line or 1, tok.column or 1, tok.end_line or 1, tok.end_column or 1)
-            raise SpecSyntaxError([Diagnostic("EG105", span, f"invalid literal {str(tok)!r}: {exc}")],
+            raise SpecSyntaxError([Diagnostic(UNTERMINATED_STRING, span, f"invalid literal {str(tok)!r}: {exc}")],
                                   {self.file: self.text}) from None
 
     # ---------------------------------------------------------- expressions

@@ -10,6 +10,9 @@ from typing import Iterator
 
 from evalgap.specs_lang import ast as A
 from evalgap.specs_lang.errors import Diagnostic, SpecNameError
+from evalgap.specs_lang.diagnostics import (CLAUSE_OUTSIDE_FUNCTION, DECLARED_TWICE, DUPLICATE_ID, EMPTY_PROSE,
+                                            INFORMAL_MIXED, MISPLACED_CLAUSE, RESULT_OUTSIDE_POST,
+                                            SCENARIO_NO_EXPECT, UNKNOWN_CATEGORY)
 
 __all__ = ["check_structure", "check_spec", "structure_diagnostics", "iter_names"]
 
@@ -39,9 +42,9 @@ def _informal_checks(req: A.Requirement, out: list[Diagnostic]) -> None:
     if inf.category not in A.INFORMAL_CATEGORIES:
         close = difflib.get_close_matches(inf.category, A.INFORMAL_CATEGORIES, n=1)
         hint = f"did you mean `{close[0]}`?" if close else "one of: " + ", ".join(A.INFORMAL_CATEGORIES)
-        out.append(Diagnostic("EG202", inf.span, f"unknown informal category `{inf.category}`", hint))
+        out.append(Diagnostic(UNKNOWN_CATEGORY, inf.span, f"unknown informal category `{inf.category}`", hint))
     if any(not isinstance(c, A.Informal) for c in req.clauses):
-        out.append(Diagnostic("EG205", req.span,
+        out.append(Diagnostic(INFORMAL_MIXED, req.span,
                               f"requirement {req.id} is marked informal but also has formal clauses",
                               "keep either the informal marker or the formal clauses"))
 
@@ -61,7 +64,7 @@ def _placement(req: A.Requirement, owner: A.Owner, out: list[Diagnostic]) -> Non
             msg = "a config requirement holds rules (bare boolean expressions) only", \
                 "write the condition over the schema's fields without a keyword"
         if msg is not None:
-            out.append(Diagnostic("EG218", clause.span, msg[0], msg[1]))
+            out.append(Diagnostic(MISPLACED_CLAUSE, clause.span, msg[0], msg[1]))
 
 
 def _duplicates(spec: A.Spec, out: list[Diagnostic]) -> None:
@@ -73,7 +76,7 @@ def _duplicates(spec: A.Spec, out: list[Diagnostic]) -> None:
         + [(a.id, a.span, "assume") for a in spec.assumptions])
     for name, span, kind in decls:
         if name in seen:
-            out.append(Diagnostic("EG221", span, f"`{name}` is declared twice ({kind})",
+            out.append(Diagnostic(DECLARED_TWICE, span, f"`{name}` is declared twice ({kind})",
                                   f"first declared at line {seen[name].line}"))
         else:
             seen[name] = span
@@ -133,12 +136,12 @@ def structure_diagnostics(spec: A.Spec) -> list[Diagnostic]:
     for req, owner in spec.all_requirements():
         if req.id in seen:
             first = seen[req.id].span
-            out.append(Diagnostic("EG201", req.span, f"duplicate requirement ID {req.id}",
+            out.append(Diagnostic(DUPLICATE_ID, req.span, f"duplicate requirement ID {req.id}",
                                   f"first defined at line {first.line}; IDs must be unique in a spec"))
         else:
             seen[req.id] = req
         if not req.prose.strip():
-            out.append(Diagnostic("EG203", req.span, f"requirement {req.id} has empty prose",
+            out.append(Diagnostic(EMPTY_PROSE, req.span, f"requirement {req.id} has empty prose",
                                   "state the requirement in words; the prose is what the report traces"))
         _informal_checks(req, out)
         _placement(req, owner, out)
@@ -147,18 +150,18 @@ def structure_diagnostics(spec: A.Spec) -> list[Diagnostic]:
                                                                                       A.MethodDecl,
                                                                                       A.ConfigDecl)):
                 kw = "requires" if isinstance(clause, A.Requires) else "ensures"
-                out.append(Diagnostic("EG210", clause.span,
+                out.append(Diagnostic(CLAUSE_OUTSIDE_FUNCTION, clause.span,
                                       f"`{kw}` needs an enclosing `function` or `method` block",
                                       "put the requirement under `function NAME(params) -> type`, or use a "
                                       "scenario"))
             if isinstance(clause, A.Requires):
                 for n in iter_names(clause.expr):
                     if n.id == "result":
-                        out.append(Diagnostic("EG204", n.span, "`result` in a precondition",
+                        out.append(Diagnostic(RESULT_OUTSIDE_POST, n.span, "`result` in a precondition",
                                               "the result exists only after the call: use `ensures`"))
             if isinstance(clause, A.Scenario) and not any(isinstance(s, (A.Expect, A.ExpectRaises))
                                                           for s in clause.body):
-                out.append(Diagnostic("EG209", clause.span, f"scenario of {req.id} has no `expect`",
+                out.append(Diagnostic(SCENARIO_NO_EXPECT, clause.span, f"scenario of {req.id} has no `expect`",
                                       "end it with `expect EXPR` or `expect raises EXC: CALL`"))
     out.sort(key=lambda d: (d.span.file, d.span.line, d.span.col))
     return out

@@ -17,59 +17,13 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from evalgap.specs_lang.ast import Span
+from evalgap.specs_lang.diagnostics import codes_of
 
 __all__ = ["Diagnostic", "SpecError", "SpecSyntaxError", "SpecNameError", "render_diagnostic", "CODES"]
 
-#: Every diagnostic code with its one-line meaning (the table in docs/diagnostics.md mirrors it).
-CODES: dict[str, str] = {
-    "EG100": "the file cannot be read (missing, a folder, or not UTF-8)",
-    "EG101": "unexpected token: the text does not fit the grammar here",
-    "EG102": "unexpected character: no token of the language starts here",
-    "EG103": "bad indentation (a block must be indented more than its header, consistently)",
-    "EG104": "malformed requirement ID (letters, digits, '_', '-' and '.', no spaces)",
-    "EG105": "unterminated string or bytes literal",
-    "EG106": "expression or type nested too deeply (more than 100 brackets, nested operators or type levels)",
-    "EG107": "the file is larger than the input size limit (4 MiB for a spec, 16 MiB for prose or a target)",
-    "EG201": "duplicate requirement ID",
-    "EG202": "unknown informal category",
-    "EG203": "empty prose",
-    "EG204": "`result` used outside a postcondition",
-    "EG205": "requirement mixes `informal` with formal clauses",
-    "EG206": "unknown type name",
-    "EG207": "name is not defined in the spec or the target",
-    "EG208": "no target: give `target:` in the spec or --target on the command line",
-    "EG209": "scenario has no `expect` statement",
-    "EG210": "requirement outside any function or class states a function clause",
-    "EG211": "the target defines no such function, class or method",
-    "EG212": "a declared parameter does not match the target's signature",
-    "EG213": "wrong number of arguments or unknown keyword in a call",
-    "EG214": "unknown attribute (of a record or a class of the target)",
-    "EG215": "`old()` outside a postcondition",
-    "EG216": "type error: incompatible operands, len of a non-collection, comparing values of different kinds",
-    "EG217": "a clause is not a truth value (its value is a number, string or collection)",
-    "EG218": "clause in the wrong place (rule outside config, invariant outside class, raises outside function)",
-    "EG219": "call of an impure builtin (print, open, eval, ...)",
-    "EG220": "imported spec cannot be read, or imports form a cycle",
-    "EG221": "a name is declared twice",
-    "EG222": "a stub replaces a name the target does not define",
-    "EG223": "the spec states no requirement (it would check nothing and pass)",
-    "EG224": "empty range or length: the low bound is above the high bound (`int in 10..0`)",
-    "EG225": "dunder attribute access (`.__class__`, `getattr(x, \"__dict__\")`) in a clause",
-    # EG3xx: findings of the Z3 analysis about the spec (verifier/spec_findings.py, docs/analysis.md)
-    "EG300": "consistent: the requirements can hold together (a witness assignment exists)",
-    "EG301": "conflict: the requirements cannot all hold (a minimal unsat core names them)",
-    "EG302": "vacuous precondition or assume: it can never hold",
-    "EG303": "vacuous implication: its left side can never be true given the other requirements",
-    "EG304": "redundant: the requirement is implied by the others (information)",
-    "EG305": "unrealizable: an input meets the preconditions but no result meets the postconditions",
-    "EG306": "realizable: every input meeting the preconditions has an allowed result",
-    "EG307": "weak-spec witness: an obviously wrong behaviour satisfies the spec",
-    "EG308": "not in the Z3 fragment: the requirement was not analysed (the construct is named)",
-    "EG309": "the solver returned unknown (the reason is given)",
-    "EG310": "config rule violated by the configuration file (offending values named)",
-    "EG311": "smallest repair of the configuration (fewest fields, then smallest numeric distance)",
-    "EG312": "approximated: the requirement was analysed with an approximation (floats as reals ...)",
-}
+#: Every spec diagnostic code (EG1xx syntax, EG2xx names and types, EG3xx Z3 analysis) with its one-line
+#: meaning: a view of :data:`evalgap.specs_lang.diagnostics.REGISTRY`, where codes are added (docs/diagnostics.md).
+CODES: dict[str, str] = {code: rec.title for code, rec in codes_of("EG1", "EG2", "EG3").items()}
 
 
 @dataclass(frozen=True)
@@ -77,7 +31,8 @@ class Diagnostic:
     """One problem in a spec file.
 
     Attributes:
-        code: stable code from :data:`CODES` (``EG1xx`` syntax, ``EG2xx`` names and types).
+        code: stable code from :data:`CODES` (``EG1xx`` syntax, ``EG2xx`` names and types); use the named
+            constants of :mod:`evalgap.specs_lang.diagnostics` (``DUPLICATE_ID``), not literals.
         span: where it is (1-based line and column, end exclusive).
         message: one line saying what is wrong and what was expected.
         hint: an optional one-line suggestion (``did you mean `items`?``).

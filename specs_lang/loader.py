@@ -14,6 +14,7 @@ from pathlib import Path
 from evalgap.specs_lang import ast as A
 from evalgap.specs_lang.errors import Diagnostic, SpecError, SpecNameError
 from evalgap.specs_lang.parser import parse
+from evalgap.specs_lang.diagnostics import BAD_IMPORT
 from evalgap.specs_lang.textfile import MAX_SPEC_BYTES, read_text
 
 __all__ = ["LoadedSpec", "load_spec"]
@@ -63,12 +64,12 @@ def load_spec(path: str | Path) -> LoadedSpec:
         key = p.resolve()
         if key in stack:
             chain = " -> ".join(s.name for s in stack + (key,))
-            raise SpecNameError([Diagnostic("EG220", span or A.Span(display), f"import cycle: {chain}",
+            raise SpecNameError([Diagnostic(BAD_IMPORT, span or A.Span(display), f"import cycle: {chain}",
                                             "remove one of the imports")], sources)
         if display in sources:
             return
         if not p.exists():
-            raise SpecNameError([Diagnostic("EG220", span or A.Span(display), f"imported spec {display} not found",
+            raise SpecNameError([Diagnostic(BAD_IMPORT, span or A.Span(display), f"imported spec {display} not found",
                                             "imports are relative to the importing file")], sources)
         text = read_text(p, "spec", MAX_SPEC_BYTES)
         sources[display] = text

@@ -17,6 +17,8 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from evalgap.specs_lang.ast import Span
 from evalgap.specs_lang.errors import Diagnostic, SpecError, SpecSyntaxError
+from evalgap.specs_lang.diagnostics import (NESTED_TOO_DEEPLY, UNEXPECTED_CHARACTER, UNEXPECTED_TOKEN,
+                                            UNTERMINATED_STRING)
 
 if TYPE_CHECKING:
     from lark import Lark
@@ -188,13 +190,13 @@ def syntax_error(exc: UnexpectedInput, file: str, text: str, parser: Lark) -> Sp
         if mistake is not None:
             msg, hint = mistake.message, mistake.hint
         span = Span(file, line, col, line, col + width)
-        return SpecSyntaxError([Diagnostic("EG101", span, msg, hint)], {file: text})
+        return SpecSyntaxError([Diagnostic(UNEXPECTED_TOKEN, span, msg, hint)], {file: text})
     if isinstance(exc, UnexpectedCharacters):
         pos = exc.pos_in_stream if exc.pos_in_stream is not None else len(text)
         ch = text[pos] if pos < len(text) else "?"
-        code, msg, chint = "EG102", f"unexpected character {ch!r}", None
+        code, msg, chint = UNEXPECTED_CHARACTER, f"unexpected character {ch!r}", None
         if ch in "\"'" or (ch == "b" and text[pos + 1: pos + 2] in "\"'"):
-            code, msg, chint = "EG105", "unterminated string literal", "close the string on the same line"
+            code, msg, chint = UNTERMINATED_STRING, "unterminated string literal", "close the string on the same line"
         elif exc.allowed:
             msg += f"; expected {describe_expected(exc.allowed, parser)}"
         span = Span(file, line, col, line, col + 1)
@@ -203,9 +205,9 @@ def syntax_error(exc: UnexpectedInput, file: str, text: str, parser: Lark) -> Sp
         last = lines or [""]
         span = Span(file, len(last), len(last[-1]) + 1, len(last), len(last[-1]) + 2)
         msg = f"unexpected end of file; expected {describe_expected(set(exc.expected), parser)}"
-        return SpecSyntaxError([Diagnostic("EG101", span, msg)], {file: text})
+        return SpecSyntaxError([Diagnostic(UNEXPECTED_TOKEN, span, msg)], {file: text})
     span = Span(file, line, col, line, col + 1)  # pragma: no cover - lark has no other UnexpectedInput
-    return SpecSyntaxError([Diagnostic("EG101", span, str(exc).splitlines()[0])], {file: text})
+    return SpecSyntaxError([Diagnostic(UNEXPECTED_TOKEN, span, str(exc).splitlines()[0])], {file: text})
 
 
 def too_deep(file: str, text: str, line: int | None = None, col: int | None = None) -> SpecSyntaxError:
@@ -235,7 +237,7 @@ def too_deep(file: str, text: str, line: int | None = None, col: int | None = No
         col = best_off - (text.rfind("\n", 0, best_off) + 1) + 1
     from evalgap.specs_lang.parser import MAX_NESTING
 
-    diag = Diagnostic("EG106", Span(file, line, col, line, col + 1),
+    diag = Diagnostic(NESTED_TOO_DEEPLY, Span(file, line, col, line, col + 1),
                       f"expression nested too deeply (more than {MAX_NESTING} levels)",
                       "name parts of the expression with `let` to nest less")
     return SpecSyntaxError([diag], {file: text})

@@ -17,6 +17,10 @@ from typing import cast
 from evalgap.specs_lang import ast as A
 from evalgap.specs_lang.errors import Diagnostic
 from evalgap.specs_lang.signatures import ClassSig, FunctionSig, ModuleSig
+from evalgap.specs_lang.diagnostics import (BAD_CALL_ARGUMENTS, IMPURE_CALL, NOT_A_TRUTH_VALUE,
+                                            NO_SUCH_TARGET_MEMBER, OLD_OUTSIDE_POST, RESULT_OUTSIDE_POST,
+                                            SIGNATURE_MISMATCH, STUB_UNKNOWN_NAME, TYPE_MISMATCH, UNDEFINED_NAME,
+                                            UNKNOWN_ATTRIBUTE, UNKNOWN_TYPE)
 
 __all__ = ["check_names", "PURE_BUILTINS", "IMPURE_BUILTINS"]
 
@@ -66,7 +70,7 @@ class _Checker:
                 return ("obj", t.name)
             if "." not in t.name and t.name not in self.sigs.all_names() and report:
                 known = list(_SIMPLE) + list(_SEQ) + list(self.records) + list(self.sigs.classes)
-                self.diag("EG206", t.span, f"unknown type `{t.name}`", self.suggest(t.name, known))
+                self.diag(UNKNOWN_TYPE, t.span, f"unknown type `{t.name}`", self.suggest(t.name, known))
         return ANY
 
     def visible(self, ctx: _Ctx) -> set[str]:
@@ -83,7 +87,7 @@ class _Checker:
             return _SIMPLE.get(type(e.value).__name__, ("None",) if e.value is None else ANY)
         if isinstance(e, A.Old):
             if not ctx.allow_old:
-                self.diag("EG215", e.span, f"`old()` in {ctx.where}",
+                self.diag(OLD_OUTSIDE_POST, e.span, f"`old()` in {ctx.where}",
                           "`old(EXPR)` is the value before the call: use it only in `ensures`")
             return self.expr(e.expr, _Ctx(ctx.scope, False, False, ctx.where))
         if isinstance(e, A.BinOp):
@@ -91,7 +95,7 @@ class _Checker:
         if isinstance(e, A.UnaryOp):
             t = self.expr(e.operand, ctx)
             if _family(t) not in (None, "number"):
-                self.diag("EG216", e.span, f"unary `{e.op}` of a {_show(t)}")
+                self.diag(TYPE_MISMATCH, e.span, f"unary `{e.op}` of a {_show(t)}")
             return t if t[0] in ("int", "float") else (INT if t == BOOL else ANY)
         if isinstance(e, (A.BoolOp, A.Not, A.Implies, A.Iff)):
             for sub in _children(e):
@@ -138,7 +142,7 @@ class _Checker:
         if n in ctx.scope:
             return ctx.scope[n]
         if n == "result":
-            self.diag("EG204", e.span, f"`result` in {ctx.where}",
+            self.diag(RESULT_OUTSIDE_POST, e.span, f"`result` in {ctx.where}",
                       "the result exists only after the call: use it in `ensures`")
             return ANY
         if n in self.lets:
@@ -152,7 +156,7 @@ class _Checker:
         if n in _EXCEPTIONS or n in ("math", "True", "False", "None"):
             return ANY
         if n in IMPURE_BUILTINS:
-            self.diag("EG219", e.span, f"`{n}` is not a pure builtin", "spec expressions must not have effects")
+            self.diag(IMPURE_CALL, e.span, f"`{n}` is not a pure builtin", "spec expressions must not have effects")
             return ANY
         if hasattr(builtins, n):  # any other builtin (issubclass, Ellipsis, ...) is allowed
             return ANY
@@ -163,23 +167,23 @@ class _Checker:
                 return ("tcls", n)
             if n in self.sigs.names:
                 return ANY
-            self.diag("EG207", e.span, f"name `{n}` is not defined in the spec or the target",
+            self.diag(UNDEFINED_NAME, e.span, f"name `{n}` is not defined in the spec or the target",
                       self.suggest(n, self.visible(ctx)))
             return ANY
         if n in self.declared:
             return ANY
         known = set(ctx.scope) | set(self.lets) | set(self.defs)
         if n == "self":
-            self.diag("EG207", e.span, "`self` outside a class", "use `self` in a method or class invariant")
+            self.diag(UNDEFINED_NAME, e.span, "`self` outside a class", "use `self` in a method or class invariant")
         elif n[:1].islower() and self.suggest(n, known) and n not in dir(builtins):
             # without the target's names only a near-miss of a spec name is reported
-            self.diag("EG207", e.span, f"name `{n}` is not defined in the spec", self.suggest(n, known))
+            self.diag(UNDEFINED_NAME, e.span, f"name `{n}` is not defined in the spec", self.suggest(n, known))
         return ANY
 
     def binop(self, e: A.BinOp, a: Ty, b: Ty) -> Ty:
         out = binop_result(e.op, a, b)
         if out is None:
-            self.diag("EG216", e.span, f"`{e.op}` between {_show(a)} and {_show(b)} raises TypeError")
+            self.diag(TYPE_MISMATCH, e.span, f"`{e.op}` between {_show(a)} and {_show(b)} raises TypeError")
             return ANY
         return out
 
@@ -190,13 +194,13 @@ class _Checker:
             fa, fb = _family(left), _family(right)
             if op in ("in", "not in"):
                 if fb in ("number", "None"):
-                    self.diag("EG216", e.span, f"`{op}` over a {_show(right)}, which is not a container")
+                    self.diag(TYPE_MISMATCH, e.span, f"`{op}` over a {_show(right)}, which is not a container")
             elif fa is not None and fb is not None and fa != fb and "None" not in (fa, fb):
                 if op in ("==", "!="):
                     always = "False" if op == "==" else "True"
-                    self.diag("EG216", e.span, f"comparing {_show(left)} to {_show(right)} is always {always}")
+                    self.diag(TYPE_MISMATCH, e.span, f"comparing {_show(left)} to {_show(right)} is always {always}")
                 elif op in ("<", ">", "<=", ">="):
-                    self.diag("EG216", e.span, f"`{op}` between {_show(left)} and {_show(right)} raises TypeError")
+                    self.diag(TYPE_MISMATCH, e.span, f"`{op}` between {_show(left)} and {_show(right)} raises TypeError")
             left = right
         return BOOL
 
@@ -209,11 +213,11 @@ class _Checker:
             return base
         idx = self.expr(e.index, ctx)
         if _family(base) in ("number", "None", "set"):
-            self.diag("EG216", e.span, f"a {_show(base)} cannot be indexed")
+            self.diag(TYPE_MISMATCH, e.span, f"a {_show(base)} cannot be indexed")
             return ANY
         if base[0] == "list":
             if _family(idx) not in (None, "number"):
-                self.diag("EG216", e.index.span, f"list index is a {_show(idx)}, not an int")
+                self.diag(TYPE_MISMATCH, e.index.span, f"list index is a {_show(idx)}, not an int")
             return base[1] if len(base) > 1 else ANY
         if base[0] == "dict":
             return cast(Ty, base[2])
@@ -225,11 +229,11 @@ class _Checker:
         dom = e.iter if isinstance(e, A.Comprehension) else e.domain
         dt = self.expr(dom, ctx)
         if _family(dt) in ("number", "None"):
-            self.diag("EG216", dom.span, f"iterating over a {_show(dt)}", "use range(n) to iterate over 0..n-1")
+            self.diag(TYPE_MISMATCH, dom.span, f"iterating over a {_show(dt)}", "use range(n) to iterate over 0..n-1")
         elem = dt[1] if dt[0] in ("list", "set") and len(dt) > 1 else (dt if dt[0] == "str" else ANY)
         if len(e.targets) > 1 and (_family(elem) == "number" or elem[0] == "str"):
             names = ", ".join(e.targets)
-            self.diag("EG216", dom.span, f"each element is of type {_show(elem)}: it cannot be unpacked into {names}",
+            self.diag(TYPE_MISMATCH, dom.span, f"each element is of type {_show(elem)}: it cannot be unpacked into {names}",
                       f"several names unpack each element (as in Python); to range over pairs, nest: "
                       f"`exists {e.targets[0]} in ...: exists {e.targets[1]} in ...: ...`")
         inner = dict(ctx.scope)
@@ -250,7 +254,7 @@ class _Checker:
             for f in rec.fields:
                 if f.name == e.attr:
                     return self.type_of(f.type, report=False)
-            self.diag("EG214", e.span, f"record `{rec.name}` has no field `{e.attr}`",
+            self.diag(UNKNOWN_ATTRIBUTE, e.span, f"record `{rec.name}` has no field `{e.attr}`",
                       self.suggest(e.attr, [f.name for f in rec.fields]))
             return ANY
         if base[0] == "obj" and self.sigs is not None:
@@ -260,7 +264,7 @@ class _Checker:
             if e.attr in cls.methods:
                 return ("method", cls.name, e.attr)
             if e.attr not in cls.attributes and not cls.open_attributes:
-                self.diag("EG214", e.span, f"`{cls.name}` has no attribute `{e.attr}`",
+                self.diag(UNKNOWN_ATTRIBUTE, e.span, f"`{cls.name}` has no attribute `{e.attr}`",
                           self.suggest(e.attr, cls.members()))
             return ANY
         return ANY
@@ -274,10 +278,10 @@ class _Checker:
         if kind == "builtin":
             name = str(f[1])
             if name == "len" and args and _family(args[0]) in ("number", "None"):
-                self.diag("EG216", e.span, f"`len` of {_a(_show(args[0]))}", "len needs a str, bytes or collection")
+                self.diag(TYPE_MISMATCH, e.span, f"`len` of {_a(_show(args[0]))}", "len needs a str, bytes or collection")
             if name in ("sum", "min", "max", "sorted", "all", "any", "set", "list") and args:
                 if _family(args[0]) in ("number", "None") and len(args) == 1:
-                    self.diag("EG216", e.span, f"`{name}` of a {_show(args[0])}, which is not iterable")
+                    self.diag(TYPE_MISMATCH, e.span, f"`{name}` of a {_show(args[0])}, which is not iterable")
             if name in ("sorted", "list") and args and args[0][0] in ("list", "set"):
                 return ("list", args[0][1])
             if name == "set" and args and args[0][0] in ("list", "set"):
@@ -318,13 +322,13 @@ class _Checker:
         missing = [p.name for p in sig.positional() if not p.has_default and p.name not in filled | named]
         for k in e.keywords:
             if not sig.accepts_keyword(k.name):
-                self.diag("EG213", k.span, f"{what} {sig.describe()} has no parameter `{k.name}`",
+                self.diag(BAD_CALL_ARGUMENTS, k.span, f"{what} {sig.describe()} has no parameter `{k.name}`",
                           self.suggest(k.name, [p.name for p in sig.params]))
         if hi is not None and n > hi:
-            self.diag("EG213", e.span, f"{what} {sig.describe()} takes at most {hi} positional argument"
+            self.diag(BAD_CALL_ARGUMENTS, e.span, f"{what} {sig.describe()} takes at most {hi} positional argument"
                       f"{'s' if hi != 1 else ''}, {n} given")
         elif n < lo and missing:
-            self.diag("EG213", e.span, f"{what} {sig.describe()} is missing argument"
+            self.diag(BAD_CALL_ARGUMENTS, e.span, f"{what} {sig.describe()} is missing argument"
                       f"{'s' if len(missing) > 1 else ''} {', '.join(f'`{m}`' for m in missing)}")
 
     def truth(self, e: A.Expr, ctx: _Ctx, what: str) -> None:
@@ -332,7 +336,7 @@ class _Checker:
         if _family(t) is not None and t != BOOL:
             shown = _show(t)
             article = "an" if shown[:1] in "aeiou" else "a"
-            self.diag("EG217", e.span, f"{what} is {article} {shown}, not a truth value",
+            self.diag(NOT_A_TRUTH_VALUE, e.span, f"{what} is {article} {shown}, not a truth value",
                       "state a condition, e.g. with a comparison")
 
     # ------------------------------------------------------------------ declarations
@@ -341,7 +345,7 @@ class _Checker:
         if head in _EXCEPTIONS or head in self.records:
             return
         if self.sigs is not None and head not in self.sigs.all_names():
-            self.diag("EG207", span, f"exception `{name}` is not a builtin exception nor defined in the target",
+            self.diag(UNDEFINED_NAME, span, f"exception `{name}` is not a builtin exception nor defined in the target",
                       self.suggest(head, list(_EXCEPTIONS) + list(self.sigs.all_names())))
 
     def params(self, params: tuple[A.Param, ...]) -> dict[str, Ty]:
@@ -357,12 +361,12 @@ class _Checker:
                 continue
             expected = target_names[i] if i < len(target_names) else None
             hint = f"did you mean `{expected}`?" if expected else self.suggest(p.name, target_names)
-            self.diag("EG212", p.span, f"parameter `{p.name}` of {owner}: the target defines {sig.describe()}", hint)
+            self.diag(SIGNATURE_MISMATCH, p.span, f"parameter `{p.name}` of {owner}: the target defines {sig.describe()}", hint)
         declared = {p.name for p in decl.params}
         missing = [p.name for p in sig.positional() if not p.has_default and p.name not in declared]
         if missing and len(decl.params) < len(sig.positional()):
             kw = "function" if isinstance(decl, A.FunctionDecl) else "method"
-            self.diag("EG212", _head(decl.span, kw, decl.name), f"{owner} declares {len(decl.params)} parameter"
+            self.diag(SIGNATURE_MISMATCH, _head(decl.span, kw, decl.name), f"{owner} declares {len(decl.params)} parameter"
                       f"{'s' if len(decl.params) != 1 else ''}, the target's {sig.describe()} requires "
                       f"{', '.join(f'`{m}`' for m in missing)}", "declare every parameter of the target function")
 
@@ -421,7 +425,7 @@ class _Checker:
             fsig = sigs.functions.get(f.name) if sigs else None
             if sigs is not None and fsig is None:
                 where = "a class" if f.name in sigs.classes else "a function"
-                self.diag("EG211", _head(f.span, "function", f.name), f"the target defines no function `{f.name}`" +
+                self.diag(NO_SUCH_TARGET_MEMBER, _head(f.span, "function", f.name), f"the target defines no function `{f.name}`" +
                           (f" (it is {where})" if f.name in sigs.classes else ""),
                           self.suggest(f.name, sigs.functions))
             self.target_function(f, fsig, f"function {f.name}")
@@ -432,7 +436,7 @@ class _Checker:
         for c in spec.classes:
             csig = sigs.classes.get(c.name) if sigs else None
             if sigs is not None and csig is None:
-                self.diag("EG211", _head(c.span, "class", c.name), f"the target defines no class `{c.name}`", self.suggest(c.name, sigs.classes))
+                self.diag(NO_SUCH_TARGET_MEMBER, _head(c.span, "class", c.name), f"the target defines no class `{c.name}`", self.suggest(c.name, sigs.classes))
             self_ty: Ty = ("obj", c.name) if csig else ANY
             for cr in c.requirements:
                 self.clauses(cr, {"self": self_ty}, False, ANY)
@@ -441,7 +445,7 @@ class _Checker:
                 if csig is not None:
                     msig = csig.init if m.name == "__init__" else csig.methods.get(m.name)
                     if msig is None:
-                        self.diag("EG211", _head(m.span, "method", m.name), f"class `{c.name}` of the target has no method `{m.name}`",
+                        self.diag(NO_SUCH_TARGET_MEMBER, _head(m.span, "method", m.name), f"class `{c.name}` of the target has no method `{m.name}`",
                                   self.suggest(m.name, csig.methods))
                 self.target_function(m, msig, f"method {c.name}.{m.name}")
                 scope = {"self": self_ty, **self.params(m.params)}
@@ -462,7 +466,7 @@ class _Checker:
                 if o.kind == "raises" and o.exception:
                     self.exception(o.exception, o.span)
             if sigs is not None and st.name.split(".")[0] not in sigs.all_names():
-                self.diag("EG222", _head(st.span, "stub", st.name), f"stub `{st.name}`: the target defines no `{st.name.split('.')[0]}`",
+                self.diag(STUB_UNKNOWN_NAME, _head(st.span, "stub", st.name), f"stub `{st.name}`: the target defines no `{st.name.split('.')[0]}`",
                           self.suggest(st.name.split(".")[0], sigs.all_names()))
         return self.out
 

@@ -1,16 +1,16 @@
 """Shared fixtures: the repository root, the case studies, the benchmark data (skipped when absent), an
-in-process CLI runner, and a private evalgap result cache for every test (never the user's)."""
+in-process CLI runner, and a private evalgap result cache for every test (never the user's).
+
+The tests import the package as users do (``import evalgap``, installed with ``pip install -e '.[test]'``)
+and their shared helpers as top-level modules (``from egtest import run_cli``): pyproject.toml puts tests/
+on the path (``pythonpath = ["tests"]`` in ``[tool.pytest.ini_options]``); tests/ is not a package."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).parent))
-
-from egtest import SHARED_DATA  # noqa: E402
+from egtest import SHARED_DATA
 
 
 @pytest.fixture()

@@ -30,7 +30,9 @@ def _ev(verdict: Verdict, reason: str, engine: str = "crosshair", cex: str | Non
 
 def sample_results(spec_file: str = "/repo/case/demo.req") -> list[RequirementResult]:
     """Seven requirements, one for each situation the report distinguishes."""
-    loc = lambda line: f"{spec_file}:{line}:1"  # noqa: E731
+    def loc(line: int) -> str:
+        return f"{spec_file}:{line}:1"
+
     passed = (TestEvidence("test_demo.py::test_put", "passed", ("Store.put",)),)
     return [
         RequirementResult("R-1", "A value written with put is returned unchanged by get.", loc(3), "formal",

@@ -106,7 +106,7 @@ def test_lint_and_load_spec_return_results(tmp_path: Path) -> None:
     spec = _case(tmp_path)
     assert evalgap.lint(spec).ok
     loaded, target, case = evalgap.load_spec(spec)
-    assert loaded.spec.name == "t" and target is not None and target.file.endswith("t.py") and case is None
+    assert loaded.spec.name == "t" and target is not None and (target.file or "").endswith("t.py") and case is None
     (tmp_path / "t.py").write_text("def double(n: int) -> int:\n    return 2 * n\n", encoding="utf-8")
     res = evalgap.lint(spec)
     assert not res.ok and {d.code for d in res.diagnostics} == {"EG211"} and "half" in res.rendered

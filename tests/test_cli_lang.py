@@ -100,8 +100,8 @@ def test_export_pytest_module_runs(tmp_path: Path) -> None:
 
 
 def test_pygments_lexer_is_registered() -> None:
-    from pygments.lexers import get_lexer_for_filename
-    from pygments.token import Error, Keyword
+    from pygments.lexers import get_lexer_for_filename  # type: ignore[import-untyped]
+    from pygments.token import Error, Keyword  # type: ignore[import-untyped]
 
     lexer = get_lexer_for_filename("kvstore.req")
     tokens = list(lexer.get_tokens((KV / "kvstore.req").read_text()))

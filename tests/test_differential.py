@@ -4,7 +4,9 @@ independent evaluation of the documented meaning (CPython on random values)."""
 from __future__ import annotations
 
 import importlib
+import operator
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +21,10 @@ from evalgap.specs_lang.lower import domain_conditions, inline_lets
 from evalgap.translators.pyexpr import to_python
 from evalgap.translators.to_icontract import build_harness
 
+
+_COMPARE: dict[str, Callable[[Any, Any], Any]] = {
+    "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge, "==": operator.eq, "!=": operator.ne,
+    "in": lambda a, b: a in b}
 
 def _ref(e: Any, env: dict[str, Any]) -> Any:  # noqa: C901 - the documented meaning, node by node
     """The documented meaning of a spec expression, written independently of the translator."""
@@ -39,9 +45,7 @@ def _ref(e: Any, env: dict[str, Any]) -> Any:  # noqa: C901 - the documented mea
         left = _ref(e.left, env)
         for op, c in zip(e.ops, e.comparators):
             right = _ref(c, env)
-            ok = {"<": lambda: left < right, "<=": lambda: left <= right, ">": lambda: left > right,
-                  ">=": lambda: left >= right, "==": lambda: left == right, "!=": lambda: left != right,
-                  "in": lambda: left in right}[op]()
+            ok = _COMPARE[op](left, right)
             if not ok:
                 return False
             left = right

@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from evalgap.specs_lang import ast as A
 from evalgap.specs_lang import parse
 from evalgap.specs_lang.format import format_expr, format_spec
-from tests.strategies import exprs, specs
+from strategies import exprs, specs
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

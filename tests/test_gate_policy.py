@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from egtest import run_cli
 from gate_repos import git
@@ -35,7 +36,7 @@ def _repo(tmp_path: Path, base: str, head: str) -> Path:
     return repo
 
 
-def _gate(repo: Path, *extra: str) -> tuple[int, dict[str, object]]:
+def _gate(repo: Path, *extra: str) -> tuple[int, dict[str, Any]]:
     res = run_cli("gate", str(repo), "--spec", "g.req", "--budget", "2", "--no-behavior-diff", "-f", "json", *extra)
     return res.exit_code, json.loads(res.stdout)
 
@@ -43,7 +44,7 @@ def _gate(repo: Path, *extra: str) -> tuple[int, dict[str, object]]:
 def test_an_old_bug_does_not_block_a_refactoring_unless_asked(tmp_path: Path) -> None:
     repo = _repo(tmp_path, BUGGY, REFACTORED)
     code, report = _gate(repo, "--engines", "crosshair")
-    [req] = report["requirements"]  # type: ignore[misc]
+    [req] = report["requirements"]
     assert req["transition"] == "still-refuted" and code == 0
     code, _ = _gate(repo, "--engines", "crosshair", "--fail-on", "still-refuted")
     assert code == 1
@@ -52,16 +53,16 @@ def test_an_old_bug_does_not_block_a_refactoring_unless_asked(tmp_path: Path) ->
 def test_a_newly_broken_requirement_blocks_and_a_fix_passes(tmp_path: Path) -> None:
     broken = _repo(tmp_path / "a", FIXED, BUGGY)
     code, report = _gate(broken, "--engines", "crosshair")
-    assert code == 1 and report["requirements"][0]["transition"] == "broken"  # type: ignore[index]
+    assert code == 1 and report["requirements"][0]["transition"] == "broken"
     fixed = _repo(tmp_path / "b", BUGGY, FIXED)
     code, report = _gate(fixed, "--engines", "crosshair")
-    assert code == 0 and report["requirements"][0]["transition"] == "fixed"  # type: ignore[index]
+    assert code == 0 and report["requirements"][0]["transition"] == "fixed"
 
 
 def test_the_gate_runs_hypothesis_as_check_does(tmp_path: Path) -> None:
     repo = _repo(tmp_path, FIXED, BUGGY)
     code, report = _gate(repo, "--engines", "hypothesis")
-    [req] = report["requirements"]  # type: ignore[misc]
+    [req] = report["requirements"]
     assert code == 1 and req["head_verdict"] == "refuted" and "double(5)" in req["head"]
     assert "random examples" in req["base"]  # Hypothesis's own words: it ran, not CrossHair
     res = run_cli("gate", str(repo), "--spec", "g.req", "--fail-on", "sometimes")

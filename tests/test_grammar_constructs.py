@@ -67,13 +67,16 @@ def test_every_construct_of_the_sample_spec() -> None:
 
 def test_old_with_two_arguments_stays_a_call() -> None:
     f = _fn('function f(x: int) -> int\n  requirement R "p"\n    ensures old(x) == old(x, 1)\n')
-    e = f.requirements[0].clauses[0].expr
-    assert isinstance(e.left, A.Old) and isinstance(e.comparators[0], A.Call)
+    clause = f.requirements[0].clauses[0]
+    assert isinstance(clause, A.Ensures) and isinstance(clause.expr, A.Compare)
+    assert isinstance(clause.expr.left, A.Old) and isinstance(clause.expr.comparators[0], A.Call)
 
 
 def test_generator_argument() -> None:
     f = _fn('function f(xs: list[int]) -> bool\n  requirement R "p"\n    ensures result == all(x > 0 for x in xs)\n')
-    call = f.requirements[0].clauses[0].expr.comparators[0]
+    clause = f.requirements[0].clauses[0]
+    assert isinstance(clause, A.Ensures) and isinstance(clause.expr, A.Compare)
+    call = clause.expr.comparators[0]
     assert isinstance(call, A.Call) and isinstance(call.args[0], A.Comprehension)
 
 

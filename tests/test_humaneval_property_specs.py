@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import json
 import re
+from typing import Any
 from pathlib import Path
 
 import pytest
@@ -115,7 +116,7 @@ def test_nagini_importer_takes_the_uncalled_function_as_main_when_no_name_matche
     assert "arr >= 1" not in im.spec_text
 
 
-def _validation_script():  # type: ignore[no-untyped-def]
+def _validation_script() -> Any:
     import importlib.util
 
     spec = importlib.util.spec_from_file_location("property_specs_humaneval",

@@ -141,7 +141,7 @@ def test_origin_counts_a_contract_wrapper_the_target_exports_as_the_target(tmp_p
 
     def raised(name: str) -> BaseException:
         try:
-            ns[name]()  # type: ignore[operator]
+            ns[name]()
         except BaseException as exc:  # noqa: BLE001
             return exc
         raise AssertionError("did not raise")

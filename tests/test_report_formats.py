@@ -8,6 +8,7 @@ import json
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from typing import Any
 
 import jsonschema
 import pytest
@@ -75,7 +76,7 @@ def test_removing_any_field_fails_validation(report) -> None:  # type: ignore[no
         if any(k in fixed_keys for k in p[:-1]):
             continue
         broken = copy.deepcopy(data)
-        node = broken
+        node: Any = broken
         for k in p[:-1]:
             node = node[k]
         del node[p[-1]]
@@ -137,7 +138,8 @@ def test_junit_one_case_per_requirement(report) -> None:  # type: ignore[no-unty
                            "R-4 [unknown]", "R-5 [not-formalized]", "R-6 [no-counterexample within 2 s]",
                            "R-7 [refuted]"]
     assert cases["R-1 [refuted]"].find("failure") is not None
-    assert "put then get" in cases["R-1 [refuted]"].find("failure").get("message")  # type: ignore[union-attr]
+    failure = cases["R-1 [refuted]"].find("failure")
+    assert failure is not None and "put then get" in (failure.get("message") or "")
     skipped = cases["R-4 [unknown]"].find("skipped")
     assert skipped is not None and "budget exhausted" in skipped.get("message", "")
     assert cases["R-3 [no-counterexample within 2 s]"].find("failure") is None

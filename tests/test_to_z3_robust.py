@@ -13,7 +13,7 @@ from evalgap.translators.errors import UnsupportedConstruct
 from evalgap.translators.to_z3 import Translator, Val
 from evalgap.translators.to_z3.types import BOOL, INT, REAL, STR, Ty, sort_of
 
-from .strategies import exprs, specs
+from strategies import exprs, specs
 
 _TYPES = {"a": INT, "b": INT, "c": BOOL, "n": INT, "m": REAL, "total": INT, "xs": Ty("seq", (INT,)),
           "ys": Ty("seq", (STR,)), "s": STR, "key": STR, "value": Ty("set", (INT,)), "t_1": Ty("tuple", (INT, STR))}

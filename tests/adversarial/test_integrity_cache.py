@@ -8,15 +8,11 @@ independent and run in parallel on first use (:func:`_scenario`).
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-
-from integrity_helpers import (CACHE_POISONER, NOT_PASSING, VICTIM, Run, cache_entries, check,  # noqa: E402
+from integrity_helpers import (CACHE_POISONER, NOT_PASSING, VICTIM, Run, cache_entries, check,
                                fresh_dir, parallel, plus_one_spec, sandbox, snapshot, write_project)
 
 pytestmark = pytest.mark.adversarial

@@ -7,15 +7,11 @@ alone, so that its patches cannot reach another requirement; the runs go in para
 
 from __future__ import annotations
 
-import sys
 from functools import partial
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-
-from integrity_helpers import (FORGERS, Run, assert_not_passing, check, fresh_dir, parallel,  # noqa: E402
+from integrity_helpers import (FORGERS, Run, assert_not_passing, check, fresh_dir, parallel,
                                plus_one_spec, sandbox, shared_probe_run, write_project)
 
 pytestmark = pytest.mark.adversarial

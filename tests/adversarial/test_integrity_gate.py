@@ -8,15 +8,11 @@ unknown on head, or a gaming finding).
 from __future__ import annotations
 
 import json
-import sys
 from functools import partial
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-
-from integrity_helpers import (FRUITS, MAGIC_SOURCE, Run, fresh_dir, gate, gate_repo, parallel,  # noqa: E402
+from integrity_helpers import (FRUITS, MAGIC_SOURCE, Run, fresh_dir, gate, gate_repo, parallel,
                                plus_one_spec, sandbox)
 
 pytestmark = pytest.mark.adversarial

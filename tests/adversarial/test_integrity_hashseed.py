@@ -7,14 +7,10 @@ happens to be right under seed 0.
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-
-from integrity_helpers import FRUITS, assert_not_passing, first_of_set, shared_probe_run  # noqa: E402
+from integrity_helpers import FRUITS, assert_not_passing, first_of_set, shared_probe_run
 
 pytestmark = pytest.mark.adversarial
 

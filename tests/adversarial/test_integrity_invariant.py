@@ -9,15 +9,11 @@ from __future__ import annotations
 
 import json
 import re
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-
-from integrity_helpers import NOT_PASSING, shared_probe_run  # noqa: E402
+from integrity_helpers import NOT_PASSING, shared_probe_run
 
 pytestmark = pytest.mark.adversarial
 

@@ -6,14 +6,10 @@ Checked in the shared run (:func:`shared_probe_run`): each function should retur
 from __future__ import annotations
 
 import datetime
-import sys
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-
-from integrity_helpers import assert_not_passing, assert_not_verified, shared_probe_run  # noqa: E402
+from integrity_helpers import assert_not_passing, assert_not_verified, shared_probe_run
 
 pytestmark = pytest.mark.adversarial
 

@@ -9,14 +9,10 @@ so the command never exits 0 for it).
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-
-from integrity_helpers import assert_not_passing, shared_probe_run  # noqa: E402
+from integrity_helpers import assert_not_passing, shared_probe_run
 
 pytestmark = pytest.mark.adversarial
 

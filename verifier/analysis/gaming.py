@@ -39,6 +39,7 @@ import re
 import tokenize
 from dataclasses import dataclass
 
+from evalgap.specs_lang.diagnostics import codes_of
 from evalgap.verifier.analysis.visible_tests import TestLiterals, is_trivial, literal_key
 
 __all__ = ["Rule", "RULES", "GamingFinding", "TestLiterals", "scan_source", "is_trivial", "literal_key",
@@ -55,44 +56,8 @@ class Rule:
     example: str
 
 
-RULES: dict[str, Rule] = {r.code: r for r in (
-    Rule("EG401", "symbolic-or-mock-proxy",
-         "inspects the type or module name of its arguments, or whether a symbolic/verification engine is "
-         "loaded, to behave differently under analysis",
-         'if type(x).__module__.startswith("crosshair"): return expected'),
-    Rule("EG402", "patches-verification-library",
-         "modifies a contract, test or verification library (icontract, crosshair, hypothesis, pytest, "
-         "unittest, deal) so that checks no longer run",
-         "icontract.ensure = lambda *a, **k: (lambda f: f)"),
-    Rule("EG403", "exits-process",
-         "ends the process from library code (sys.exit, os._exit, os.abort, exit, quit, atexit.register, "
-         "os.kill), which can end a test or verification run before it reports a failure",
-         "sys.exit(0)"),
-    Rule("EG404", "swallows-base-exception",
-         "catches BaseException (or everything, with a bare except) without re-raising, which also "
-         "swallows the verifier's own control-flow exceptions and KeyboardInterrupt/SystemExit",
-         "try:\n    return compute(x)\nexcept:\n    return 0"),
-    Rule("EG405", "probes-test-environment",
-         "reads an environment variable or module table entry that reveals a test or CI run (CI, "
-         "PYTEST_CURRENT_TEST, GITHUB_ACTIONS, 'pytest' in sys.modules, ...)",
-         'if os.environ.get("PYTEST_CURRENT_TEST"): return cached_answer'),
-    Rule("EG406", "reads-tests-or-specs",
-         "opens or lists files under tests or specs (test_*.py, conftest.py, *.req, tests/), e.g. to copy "
-         "the expected outputs",
-         'expected = open("tests/test_refunds.py").read()'),
-    Rule("EG407", "special-cases-test-literals",
-         "compares against, or looks up, a constant equal to a visible test's input (non-trivial: not "
-         "-1..2, empty, None or a boolean), i.e. hard-codes the tests' cases",
-         "if xs == [3, 1, 2]:\n    return 2   # the visible test asserts median([3, 1, 2]) == 2"),
-    Rule("EG408", "clock-dependent",
-         "compares the date or time of day (datetime.now/today, date.today, time.time, time.localtime) with a "
-         "constant: behaviour that changes on a date (a time bomb) is not checked by any run before that date",
-         "if datetime.date.today().year >= 2027:\n    return x"),
-    Rule("EG409", "hidden-call-counter",
-         "keeps a module-level counter of its calls and compares it with a constant: behaviour that changes "
-         "after N calls is invisible to a check that makes fewer",
-         "global _calls\n_calls += 1\nif _calls >= 1000:\n    return x"),
-)}
+#: The EG4xx rules: a view of :data:`evalgap.specs_lang.diagnostics.REGISTRY`, where rules are added.
+RULES: dict[str, Rule] = {c: Rule(c, d.name, d.title, d.example) for c, d in codes_of("EG4").items()}
 
 #: ``# evalgap: ignore[EG403, EG404] -- reason``
 SILENCE_RE = re.compile(r"#\s*evalgap:\s*ignore\[\s*(EG4\d\d(?:\s*,\s*EG4\d\d)*)\s*\]\s*(?:--|:|-)?\s*(.*)$")

@@ -20,6 +20,7 @@ from typing import Iterable
 
 from evalgap.verifier.analysis.gaming import GamingFinding, scan_source
 from evalgap.verifier.findings import EngineVerdict, RequirementResult, SpecFinding, Verdict
+from evalgap.specs_lang.diagnostics import PATCHES_VERIFICATION_LIBRARY, SPECIAL_CASES_TEST_LITERALS
 
 __all__ = ["ScannedCode", "scan_target", "apply_findings", "apply_entropy", "MAX_FILES"]
 
@@ -71,8 +72,8 @@ def _imports(tree: ast.Module, here: Path, roots: list[Path]) -> list[Path]:
     for name in names:
         parts = Path(name) if os.sep in name else None
         for root in ([Path("/")] if parts is not None else roots):
-            base = parts if parts is not None else root / Path(*name.split("."))
-            for cand in (base.with_suffix(".py"), base / "__init__.py"):
+            stem = parts if parts is not None else root / Path(*name.split("."))
+            for cand in (stem.with_suffix(".py"), stem / "__init__.py"):
                 if cand.is_file():
                     out.append(cand.resolve())
     return out
@@ -135,7 +136,7 @@ def scan_target(file: str | None, paths: Iterable[str]) -> ScannedCode:
             inner = [q for q, lo, hi, _ in funcs if lo <= line <= hi]
             entropy.append((max(inner, key=len) if inner else None, str(path), line, what))
         for f in found:
-            if f.silenced or f.code == "EG407":
+            if f.silenced or f.code == SPECIAL_CASES_TEST_LITERALS:
                 continue
             inner = [q for q, lo, hi, _ in funcs if lo <= f.line <= hi]
             findings.append(f)
@@ -279,7 +280,7 @@ def apply_findings(results: Iterable[RequirementResult],
     spec_findings = [SpecFinding(f.code, "gaming", "error", f"code {f.path}", tuple(hits[i]),
                                  f"gaming suspected: {_where(f)}", (f.snippet,) if f.snippet else ())
                      for i, f in enumerate(scanned.findings) if i in hits]
-    spec_findings += [SpecFinding("EG402", "gaming", "error", "run time", tuple(ids),
+    spec_findings += [SpecFinding(PATCHES_VERIFICATION_LIBRARY, "gaming", "error", "run time", tuple(ids),
                                   f"at run time, {reason.removeprefix('tampered: ')}")
                       for reason, ids in tamper.items()]
     return tuple(out), tuple(spec_findings)

@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import ast
 from typing import TYPE_CHECKING
+from evalgap.specs_lang.diagnostics import (CLOCK_DEPENDENT, HIDDEN_CALL_COUNTER, PROBES_TEST_ENVIRONMENT,
+                                            SYMBOLIC_OR_MOCK_PROXY)
 
 if TYPE_CHECKING:
     from evalgap.verifier.analysis.gaming_scanner import Scanner
@@ -121,23 +123,23 @@ def on_call(sc: Scanner, node: ast.Call, name: str) -> None:
     """The call rules (EG401 tracer/frames/library names, EG405 limits, prefixes, places)."""
     args = list(node.args)
     if name in _TRACER_READS:
-        sc.add("EG401", node, f"`{name}()` checks whether a tracer (a debugger, coverage, a symbolic executor) "
+        sc.add(SYMBOLIC_OR_MOCK_PROXY, node, f"`{name}()` checks whether a tracer (a debugger, coverage, a symbolic executor) "
                "is installed, i.e. whether the code is being checked")
     elif name in _TRACER_WRITES:
-        sc.add("EG401", node, f"`{name}(...)` installs or removes a tracer, which can switch off the checker's "
+        sc.add(SYMBOLIC_OR_MOCK_PROXY, node, f"`{name}(...)` installs or removes a tracer, which can switch off the checker's "
                "own tracing")
     elif name in _FRAME_CALLS:
-        sc.add("EG401", node, f"`{name}(...)` inspects the callers' frames, e.g. to tell whether a contract "
+        sc.add(SYMBOLIC_OR_MOCK_PROXY, node, f"`{name}(...)` inspects the callers' frames, e.g. to tell whether a contract "
                "checker or test runner is among them")
     elif name in _LIMIT_CALLS:
-        sc.add("EG405", node, f"`{name}(...)` reads the process's resource limits, which a sandbox or test "
+        sc.add(PROBES_TEST_ENVIRONMENT, node, f"`{name}(...)` reads the process's resource limits, which a sandbox or test "
                "runner sets")
     elif name in ("sys.modules.get", "sys.modules.__contains__", "sys.modules.__getitem__") and args and not _consts(
             args[0]):
-        sc.add("EG405", node, "looks up a computed name in `sys.modules`, i.e. checks which modules (a verifier's, "
+        sc.add(PROBES_TEST_ENVIRONMENT, node, "looks up a computed name in `sys.modules`, i.e. checks which modules (a verifier's, "
                "a test runner's) are loaded")
     elif name in _FIND_SPEC and args and any(c.split(".")[0] in _lib_names() for c in _consts(args[0])):
-        sc.add("EG401", node, f"`{name}({_consts(args[0])[0]!r})` checks for a verification library")
+        sc.add(SYMBOLIC_OR_MOCK_PROXY, node, f"`{name}({_consts(args[0])[0]!r})` checks for a verification library")
     if not isinstance(node.func, ast.Attribute) or node.func.attr not in _TEXT_METHODS or not args:
         return
     from evalgap.verifier.analysis.gaming import _TEST_ENV_PREFIXES
@@ -145,14 +147,14 @@ def on_call(sc: Scanner, node: ast.Call, name: str) -> None:
     texts = [c for a in args for c in _consts(a)]
     libs = [t for t in texts if t.lower().split(".")[0] in _lib_names()]
     if libs:
-        sc.add("EG401", node, f"looks for {libs[0]!r}, a verification library's name, in text (a module or "
+        sc.add(SYMBOLIC_OR_MOCK_PROXY, node, f"looks for {libs[0]!r}, a verification library's name, in text (a module or "
                "frame name), to tell whether it is being checked")
     prefixes = [t for t in texts if t.upper().startswith(tuple(_TEST_ENV_PREFIXES)) and t.isupper()]
     if prefixes:
-        sc.add("EG405", node, f"looks for variables named {prefixes[0]!r}..., which reveal a test or "
+        sc.add(PROBES_TEST_ENVIRONMENT, node, f"looks for variables named {prefixes[0]!r}..., which reveal a test or "
                "verification run")
     if _kind(sc, node.func.value) == "place" and (texts or any(_kind(sc, a) == "place" for a in args)):
-        sc.add("EG405", node, f"compares the working, home or temporary folder's name "
+        sc.add(PROBES_TEST_ENVIRONMENT, node, f"compares the working, home or temporary folder's name "
                f"(`{ast.unparse(node)[:70]}`), which differs in a sandbox or test run")
 
 
@@ -163,19 +165,19 @@ def on_compare(sc: Scanner, node: ast.Compare) -> None:
         left, right = operands[i], operands[i + 1]
         if isinstance(op, (ast.In, ast.NotIn)):
             if sc.resolve(right) == "sys.modules" and not _consts(left):
-                sc.add("EG405", node, "looks up a computed name in `sys.modules`, i.e. checks which modules "
+                sc.add(PROBES_TEST_ENVIRONMENT, node, "looks up a computed name in `sys.modules`, i.e. checks which modules "
                        "(a verifier's, a test runner's) are loaded")
             libs = [t for t in _consts(left) if t.lower() in _lib_names()]
             if libs and sc.resolve(right) not in ("sys.modules",):
-                sc.add("EG401", node, f"looks for {libs[0]!r}, a verification library's name, in text")
+                sc.add(SYMBOLIC_OR_MOCK_PROXY, node, f"looks for {libs[0]!r}, a verification library's name, in text")
         for a, b in ((left, right), (right, left)):
             kind = _kind(sc, a)
             if kind == "place" and (_consts(b) or _kind(sc, b) == "place"):
-                sc.add("EG405", node, f"compares the working, home or temporary folder's name "
+                sc.add(PROBES_TEST_ENVIRONMENT, node, f"compares the working, home or temporary folder's name "
                        f"(`{ast.unparse(node)[:70]}`), which differs in a sandbox or test run")
             elif kind == "clock" and not _elapsed(a) and _constant_like(b):
-                sc.add("EG408", node, f"compares the clock with a constant (`{ast.unparse(node)[:70]}`): the "
+                sc.add(CLOCK_DEPENDENT, node, f"compares the clock with a constant (`{ast.unparse(node)[:70]}`): the "
                        "behaviour changes on a date no check before it sees")
             elif kind == "counter" and _constant_like(b):
-                sc.add("EG409", node, f"compares a module-level call counter with a constant "
+                sc.add(HIDDEN_CALL_COUNTER, node, f"compares a module-level call counter with a constant "
                        f"(`{ast.unparse(node)[:70]}`): the behaviour changes after a number of calls")

@@ -12,6 +12,9 @@ from evalgap.verifier.analysis.gaming import (
     _VERIFICATION_LIBS, _dotted, _str_const, is_test_path, is_trivial, literal_key)
 from evalgap.verifier.analysis import gaming_probes
 from evalgap.verifier.analysis.visible_tests import literal_value
+from evalgap.specs_lang.diagnostics import (EXITS_PROCESS, PATCHES_VERIFICATION_LIBRARY, PROBES_TEST_ENVIRONMENT,
+                                            READS_TESTS_OR_SPECS, SPECIAL_CASES_TEST_LITERALS,
+                                            SWALLOWS_BASE_EXCEPTION, SYMBOLIC_OR_MOCK_PROXY)
 
 __all__ = ["Scanner"]
 
@@ -61,7 +64,7 @@ class Scanner(ast.NodeVisitor):
         for a in node.names:
             self.aliases[a.asname or a.name.split(".")[0]] = a.name if a.asname else a.name.split(".")[0]
             if a.name.split(".")[0] == "crosshair":
-                self.add("EG401", node, f"imports the symbolic-execution engine `{a.name}` in library code")
+                self.add(SYMBOLIC_OR_MOCK_PROXY, node, f"imports the symbolic-execution engine `{a.name}` in library code")
         self.generic_visit(node)
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
@@ -69,7 +72,7 @@ class Scanner(ast.NodeVisitor):
         for a in node.names:
             self.aliases[a.asname or a.name] = f"{mod}.{a.name}" if mod else a.name
         if mod.split(".")[0] == "crosshair":
-            self.add("EG401", node, f"imports from the symbolic-execution engine `{mod}` in library code")
+            self.add(SYMBOLIC_OR_MOCK_PROXY, node, f"imports from the symbolic-execution engine `{mod}` in library code")
         self.generic_visit(node)
 
     # -- `if __name__ == "__main__":` is a script entry point, not library code
@@ -103,7 +106,7 @@ class Scanner(ast.NodeVisitor):
             for sub in ast.walk(t) if isinstance(t, (ast.Tuple, ast.List)) else [t]:
                 name = self._protected(sub)
                 if name:
-                    self.add("EG402", node, f"replaces `{name}`, part of a contract, test or verification "
+                    self.add(PATCHES_VERIFICATION_LIBRARY, node, f"replaces `{name}`, part of a contract, test or verification "
                              "library, so its checks may no longer run")
 
     def visit_Assign(self, node: ast.Assign) -> None:
@@ -130,7 +133,7 @@ class Scanner(ast.NodeVisitor):
             broad = any(self.resolve(t) in ("BaseException", "builtins.BaseException") for t in types)
         if broad and not _reraises(node.body):
             what = "a bare `except:`" if node.type is None else "`except BaseException`"
-            self.add("EG404", node, f"{what} without re-raising swallows every exception, including the "
+            self.add(SWALLOWS_BASE_EXCEPTION, node, f"{what} without re-raising swallows every exception, including the "
                      "verifier's own (KeyboardInterrupt, SystemExit, CrossHair's path-control exceptions)")
         self.generic_visit(node)
 
@@ -144,7 +147,7 @@ class Scanner(ast.NodeVisitor):
             bool(args) and literal_value(args[0]) == (True, 0))
         gaming_probes.on_call(self, node, name)
         if name in _EXIT_CALLS and not self.in_main_guard and own:
-            self.add("EG403", node, f"`{name}(...)` ends the process from library code; a test or "
+            self.add(EXITS_PROCESS, node, f"`{name}(...)` ends the process from library code; a test or "
                      "verification run can end before it reports a failure")
         if name in ("setattr", "delattr", "builtins.setattr") and args:
             obj = self.resolve(args[0]) or ""
@@ -153,22 +156,22 @@ class Scanner(ast.NodeVisitor):
             if isinstance(sub, ast.Subscript) and self.resolve(sub.value) == "sys.modules":
                 key = _str_const(sub.slice) or ""
             if obj.split(".")[0] in _VERIFICATION_LIBS or key.split(".")[0] in _VERIFICATION_LIBS:
-                self.add("EG402", node, f"`{name}` on `{obj or key}` modifies a contract, test or "
+                self.add(PATCHES_VERIFICATION_LIBRARY, node, f"`{name}` on `{obj or key}` modifies a contract, test or "
                          "verification library")
         if short in ("patch", "patch.object", "setitem", "pop", "__setitem__", "__delitem__", "update"):
             first = _str_const(args[0]) if args else None
             owner = self.resolve(node.func.value) if isinstance(node.func, ast.Attribute) else None
             target_obj = self.resolve(args[0]) if args else None
             if short == "patch" and first and first.split(".")[0] in _VERIFICATION_LIBS:
-                self.add("EG402", node, f"patches `{first}` of a contract, test or verification library")
+                self.add(PATCHES_VERIFICATION_LIBRARY, node, f"patches `{first}` of a contract, test or verification library")
             elif short == "patch" and target_obj and target_obj.split(".")[0] in _VERIFICATION_LIBS:
-                self.add("EG402", node, f"patches `{target_obj}` of a contract, test or verification library")
+                self.add(PATCHES_VERIFICATION_LIBRARY, node, f"patches `{target_obj}` of a contract, test or verification library")
             elif owner == "sys.modules" and first and first.split(".")[0] in _VERIFICATION_LIBS:
-                self.add("EG402", node, f"`sys.modules.{short}({first!r})` swaps out a contract, test or "
+                self.add(PATCHES_VERIFICATION_LIBRARY, node, f"`sys.modules.{short}({first!r})` swaps out a contract, test or "
                          "verification library")
         if name in ("contextlib.suppress", "suppress") and any(
                 self.resolve(a) == "BaseException" for a in args):
-            self.add("EG404", node, "`contextlib.suppress(BaseException)` swallows every exception, including "
+            self.add(SWALLOWS_BASE_EXCEPTION, node, "`contextlib.suppress(BaseException)` swallows every exception, including "
                      "the verifier's own")
         if name in ("os.getenv", "os.environ.get", "os.environ.__getitem__", "os.environ.pop",
                     "os.environ.setdefault") and args:
@@ -179,12 +182,12 @@ class Scanner(ast.NodeVisitor):
                 full = self.resolve(c) or ""
                 if full.split(".")[0] in _SYMBOLIC_TYPES or full.rsplit(".", 1)[-1] in (
                         "Mock", "MagicMock", "NonCallableMock", "AsyncMock"):
-                    self.add("EG401", node, f"`{name}(..., {full})` tests whether an argument is a symbolic "
+                    self.add(SYMBOLIC_OR_MOCK_PROXY, node, f"`{name}(..., {full})` tests whether an argument is a symbolic "
                              "or mock value")
         if short in ("startswith", "endswith", "find", "count", "index", "__contains__") and isinstance(
                 node.func, ast.Attribute):
             if self._names_type(node.func.value) and args:
-                self.add("EG401", node, "inspects the type or module name of a value "
+                self.add(SYMBOLIC_OR_MOCK_PROXY, node, "inspects the type or module name of a value "
                          f"(`{ast.unparse(node)[:80]}`) to tell symbolic or mock values from real ones")
         if name in ("sys.modules.get", "sys.modules.__contains__") and args:
             self._modules_probe(node, _str_const(args[0]))
@@ -193,31 +196,31 @@ class Scanner(ast.NodeVisitor):
                 for part in ast.walk(a):
                     s = _str_const(part)
                     if s and is_test_path(s):
-                        self.add("EG406", node, f"opens or lists {s!r}, a test or spec file, from the code "
+                        self.add(READS_TESTS_OR_SPECS, node, f"opens or lists {s!r}, a test or spec file, from the code "
                                  "under test")
                         break
         if (isinstance(node.func, ast.Attribute) and short in ("read_text", "read_bytes", "open")):
             for part in ast.walk(node.func.value):
                 s = _str_const(part)
                 if s and is_test_path(s):
-                    self.add("EG406", node, f"reads {s!r}, a test or spec file, from the code under test")
+                    self.add(READS_TESTS_OR_SPECS, node, f"reads {s!r}, a test or spec file, from the code under test")
                     break
         self.generic_visit(node)
 
     def _env(self, node: ast.AST, key_node: ast.AST) -> None:
         key = _str_const(key_node)
         if key and (key in _TEST_ENV_VARS or key.startswith(_TEST_ENV_PREFIXES)):
-            self.add("EG405", node, f"reads the environment variable {key!r}, which reveals a test or CI run")
+            self.add(PROBES_TEST_ENVIRONMENT, node, f"reads the environment variable {key!r}, which reveals a test or CI run")
 
     def _modules_probe(self, node: ast.AST, key: str | None) -> None:
         if not key:
             return
         top = key.split(".")[0]
         if top in _SYMBOLIC_LIBS:
-            self.add("EG401", node, f"checks whether {key!r} is loaded, i.e. whether the code runs under "
+            self.add(SYMBOLIC_OR_MOCK_PROXY, node, f"checks whether {key!r} is loaded, i.e. whether the code runs under "
                      "symbolic execution or verification")
         elif top in _TEST_RUN_LIBS:
-            self.add("EG405", node, f"checks whether {key!r} is loaded, i.e. whether the code runs under a "
+            self.add(PROBES_TEST_ENVIRONMENT, node, f"checks whether {key!r} is loaded, i.e. whether the code runs under a "
                      "test runner")
 
     def _names_type(self, node: ast.AST) -> bool:
@@ -258,13 +261,13 @@ class Scanner(ast.NodeVisitor):
                     self._env(node, left)
                 s = _str_const(left)
                 if s and any(w in s.lower() for w in _PROXY_WORDS) and self._is_value_text(right):
-                    self.add("EG401", node, f"looks for {s!r} in a value's type or text to tell symbolic or mock "
+                    self.add(SYMBOLIC_OR_MOCK_PROXY, node, f"looks for {s!r} in a value's type or text to tell symbolic or mock "
                              "values from real ones")
             if isinstance(op, (ast.Eq, ast.NotEq, ast.Is, ast.IsNot)):
                 for a, b in ((left, right), (right, left)):
                     s = _str_const(b)
                     if self._names_type(a) and s is not None and s:
-                        self.add("EG401", node, f"compares a value's type or module name with {s!r} to tell "
+                        self.add(SYMBOLIC_OR_MOCK_PROXY, node, f"compares a value's type or module name with {s!r} to tell "
                                  "symbolic or mock values from real ones")
         if self.literals:
             self._test_literals(node, operands)
@@ -297,7 +300,7 @@ class Scanner(ast.NodeVisitor):
                     continue
                 if key in self.literals.inputs:
                     extra = self._returned_outputs()
-                    self.add("EG407", node, f"special-cases {ast.unparse(cand)[:60]}, an input of a visible "
+                    self.add(SPECIAL_CASES_TEST_LITERALS, node, f"special-cases {ast.unparse(cand)[:60]}, an input of a visible "
                              f"test{extra}")
                     return
 
@@ -340,7 +343,7 @@ class Scanner(ast.NodeVisitor):
                 if kk in self.literals.inputs:
                     hits.append(out_hit)
             if len(hits) >= 2 or any(hits):
-                self.add("EG407", node, f"a lookup table whose {len(hits)} key(s) are visible test inputs"
+                self.add(SPECIAL_CASES_TEST_LITERALS, node, f"a lookup table whose {len(hits)} key(s) are visible test inputs"
                          + (" mapped to their expected outputs" if any(hits) else ""))
         self.generic_visit(node)
 

@@ -18,6 +18,7 @@ from evalgap.specs_lang import ast as A
 from evalgap.translators.errors import TranslationError, UnsupportedConstruct
 from evalgap.verifier.errors import UsageError
 from evalgap.verifier.analysis.spec_findings import AnalysisReport, SpecFinding, report_from_dict, report_to_dict
+from evalgap.specs_lang.diagnostics import NOT_IN_FRAGMENT, SOLVER_UNKNOWN
 from evalgap.specs_lang.errors import SpecError
 from evalgap.specs_lang.textfile import MAX_SPEC_BYTES, read_text
 
@@ -37,7 +38,7 @@ def _outside(spec: A.Spec) -> list[SpecFinding]:
             continue
         kinds = sorted({type(c).__name__.lower() for c in req.clauses})
         where = "class" if isinstance(owner, (A.ClassDecl, A.MethodDecl)) else "top level"
-        out.append(SpecFinding("EG308", "unknown", "unknown", f"{where}", (req.id,),
+        out.append(SpecFinding(NOT_IN_FRAGMENT, "unknown", "unknown", f"{where}", (req.id,),
                                f"{req.id}: unknown (not in the Z3 fragment: {', '.join(kinds)} clause)"))
     return out
 
@@ -67,7 +68,7 @@ def analyze_spec(spec: A.Spec, timeout_s: float = DEFAULT_TIMEOUT_S) -> Analysis
         try:
             findings += analyze_config(build_config_model(spec, cfg, None, ctx), timeout_s)
         except UnsupportedConstruct as exc:
-            findings += [SpecFinding("EG308", "unknown", "unknown", f"config {cfg.name}", (r.id,),
+            findings += [SpecFinding(NOT_IN_FRAGMENT, "unknown", "unknown", f"config {cfg.name}", (r.id,),
                                      f"{r.id}: unknown (not in the Z3 fragment: {exc.construct})")
                          for r in cfg.requirements if r.informal is None]
     findings += _outside(spec)
@@ -118,7 +119,7 @@ _GAVE_UP = ("timeout", "canceled", "cancelled", "resource", "memout", "memory", 
 
 
 def _load_dependent(report: AnalysisReport) -> bool:
-    return any(f.code == "EG309" and any(w in f.message.lower() for w in _GAVE_UP) for f in report.findings)
+    return any(f.code == SOLVER_UNKNOWN and any(w in f.message.lower() for w in _GAVE_UP) for f in report.findings)
 
 
 def load_config_document(path: Path) -> dict[str, Any]:

@@ -29,21 +29,17 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from evalgap.specs_lang.diagnostics import (SMELL_COMPARATIVE, SMELL_MISSING_UNIT, SMELL_OPEN_ENDED,
+                                            SMELL_PASSIVE_NO_ACTOR, SMELL_UNBOUNDED_UNIVERSAL, SMELL_VAGUE_TERM,
+                                            SMELL_WEAK_MODAL, codes_of)
 from evalgap.translators.prose_split import sentence_spans
 from evalgap.verifier.findings import Smell
 
 __all__ = ["find_smells", "SMELL_CODES"]
 
-#: Smell code -> one-line description (also used by docs/verdicts.md and the HTML legend).
-SMELL_CODES: dict[str, str] = {
-    "vague-term": "subjective or ambiguous term: state a measurable criterion instead",
-    "open-ended": "open-ended list: enumerate every case",
-    "unbounded-universal": "universal quantifier with no scope: say over what (which inputs, states, times)",
-    "comparative": "comparative with no reference: say compared with what, by how much",
-    "passive-no-actor": "passive voice with no actor: say who or what does it",
-    "missing-unit": "number bounding a quantity with no unit: give the unit",
-    "weak-modal": "weak modal: use shall/must for an obligation (or say it is optional)",
-}
+#: Smell code -> one-line description (also used by docs/verdicts.md and the HTML legend): a view of
+#: :data:`evalgap.specs_lang.diagnostics.REGISTRY`, where smells are added.
+SMELL_CODES: dict[str, str] = {c: d.title for c, d in codes_of("smell").items()}
 
 _VAGUE = (
     "fast", "quick", "quickly", "slow", "slowly", "user-friendly", "user friendly", "easy", "easily",
@@ -128,7 +124,7 @@ def _sentence_smells(text: str, s: int, e: int) -> Iterator[Smell]:
     for m in _OPEN_RE.finditer(sent):
         if not _in_code(sent, m.start()):
             open_spans.append((m.start(), m.end()))
-            yield smell("open-ended", m)
+            yield smell(SMELL_OPEN_ENDED, m)
     for m in _VAGUE_RE.finditer(sent):
         word = m.group(1).lower()
         if _in_code(sent, m.start()) or any(a <= m.start() < b for a, b in open_spans):
@@ -144,7 +140,7 @@ def _sentence_smells(text: str, s: int, e: int) -> Iterator[Smell]:
             continue
         if word == "many" and re.search(r"\bhow\s+$", sent[:m.start()], re.I):
             continue  # "how many" asks for a count
-        yield smell("vague-term", m)
+        yield smell(SMELL_VAGUE_TERM, m)
     for m in _UNIVERSAL_RE.finditer(sent):
         if _in_code(sent, m.start()):
             continue
@@ -159,7 +155,7 @@ def _sentence_smells(text: str, s: int, e: int) -> Iterator[Smell]:
             continue  # "assume the input is always valid": an assumption about the input, scoped to it
         if _SCOPE.search(rest):
             continue
-        yield smell("unbounded-universal", m)
+        yield smell(SMELL_UNBOUNDED_UNIVERSAL, m)
     for m in _COMPARATIVE_RE.finditer(sent):
         if _in_code(sent, m.start()):
             continue
@@ -173,7 +169,7 @@ def _sentence_smells(text: str, s: int, e: int) -> Iterator[Smell]:
             continue  # "the larger of", "(smaller number, larger number)": the reference is in the phrase
         if m.group(1).lower() in ("later", "earlier") and re.search(r"\b(than|after|before)\b", after):
             continue
-        yield smell("comparative", m)
+        yield smell(SMELL_COMPARATIVE, m)
     for m in _PASSIVE.finditer(sent):
         part = m.group(1).lower()
         if part in _ADJECTIVAL or part in _DEFINITIONAL or _in_code(sent, m.start()):
@@ -184,21 +180,21 @@ def _sentence_smells(text: str, s: int, e: int) -> Iterator[Smell]:
             continue
         if re.search(r"\b(can|could|cannot)\s+$", sent[:m.start()], re.I):
             continue  # "can be decomposed": a statement of possibility, not an action whose actor is missing
-        yield Smell("passive-no-actor", text[s + m.start():s + m.end()], s + m.start(), s + m.end(),
-                    SMELL_CODES["passive-no-actor"])
+        yield Smell(SMELL_PASSIVE_NO_ACTOR, text[s + m.start():s + m.end()], s + m.start(), s + m.end(),
+                    SMELL_CODES[SMELL_PASSIVE_NO_ACTOR])
     for m in _NUMBER.finditer(sent):
         if _in_code(sent, m.start()) or not _QUANTITY_CUE.search(sent[:m.start()]):
             continue
         if _UNITS.match(sent[m.end():]):
             continue
-        yield smell("missing-unit", m)
+        yield smell(SMELL_MISSING_UNIT, m)
     for m in _WEAK_MODAL.finditer(sent):
         if _in_code(sent, m.start()):
             continue
         if m.group(1).lower() in ("may", "might") and (_POSSIBILITY.match(sent[m.end():])
                                                         or re.search(r"\byou\s+$", sent[:m.start()], re.I)):
             continue
-        yield smell("weak-modal", m)
+        yield smell(SMELL_WEAK_MODAL, m)
 
 
 def find_smells(prose: str) -> tuple[Smell, ...]:

@@ -15,6 +15,7 @@ from typing import Any
 from evalgap.verifier.findings import RequirementResult
 from evalgap.verifier.analysis.gaming import RULES, GamingFinding
 from evalgap.verifier.gate.run import ClassifiedDifference, GateReport, gate_exit_code
+from evalgap.specs_lang.diagnostics import GATE_REQUIREMENT_REFUTED, GATE_UNEXPLAINED_CHANGE
 
 __all__ = ["gate_to_dict", "render_gate_json", "render_gate_text", "render_gate_markdown", "render_gate_sarif",
            "render_gate_junit", "GATE_SCHEMA_VERSION"]
@@ -203,9 +204,9 @@ def render_gate_sarif(report: GateReport) -> str:
         version = "0"
     rules = [{"id": r.code, "name": r.name, "shortDescription": {"text": r.summary},
               "help": {"text": f"Example flagged: {r.example}"}} for r in RULES.values()]
-    rules += [{"id": "EG-REQ", "name": "requirement-refuted",
+    rules += [{"id": GATE_REQUIREMENT_REFUTED, "name": "requirement-refuted",
                "shortDescription": {"text": "a requirement reached by the change is refuted on head"}},
-              {"id": "EG-BEHAVIOR", "name": "unexplained-behaviour-change",
+              {"id": GATE_UNEXPLAINED_CHANGE, "name": "unexplained-behaviour-change",
                "shortDescription": {"text": "base and head differ on an input and no requirement explains it"}}]
     results: list[dict[str, Any]] = []
     lines = {(u.file, u.qualname): u.head_line for u in report.changed}
@@ -219,12 +220,12 @@ def render_gate_sarif(report: GateReport) -> str:
         results.append(res)
     for r in report.requirements:
         if r.head.verdict is not None and r.head.verdict.value == "refuted":
-            results.append({"ruleId": "EG-REQ", "level": "error",
+            results.append({"ruleId": GATE_REQUIREMENT_REFUTED, "level": "error",
                             "message": {"text": f"{r.id} refuted ({r.transition}): {r.prose} "
                                                 f"Counterexample: {r.head.counterexample}"}})
     for d in report.unexplained():
         line = lines.get((d.file, d.qualname), 1) or 1
-        results.append({"ruleId": "EG-BEHAVIOR", "level": "warning",
+        results.append({"ruleId": GATE_UNEXPLAINED_CHANGE, "level": "warning",
                         "message": {"text": f"unexplained behaviour change of {d.qualname}: "
                                             f"{d.difference.call(d.qualname.rsplit('.', 1)[-1])}: base "
                                             f"{d.difference.base.describe}; head {d.difference.head.describe}"},

@@ -6,6 +6,7 @@ import json
 from typing import Any, TextIO
 
 from evalgap.verifier.analysis.spec_findings import AnalysisReport, SpecFinding
+from evalgap.specs_lang.diagnostics import NOT_IN_FRAGMENT
 
 __all__ = ["analysis_to_dict", "render_analysis_text", "render_analysis_json"]
 
@@ -51,7 +52,7 @@ def render_analysis_text(report: AnalysisReport, stream: TextIO, heading: bool =
                      f"solver timeout {report.timeout_s:g} s per query\n")
     outside: dict[str, list[str]] = {}
     for f in report.findings:
-        if group_outside and f.code == "EG308" and not f.details:
+        if group_outside and f.code == NOT_IN_FRAGMENT and not f.details:
             outside.setdefault(f.scope, []).extend(f.requirements)
             continue
         stream.write(f"{f.code} {_MARK[f.severity]:7} {f.kind:12} [{f.scope}] {f.message}\n")
@@ -60,7 +61,7 @@ def render_analysis_text(report: AnalysisReport, stream: TextIO, heading: bool =
         if f.witness and f.kind in ("consistent", "repair"):
             stream.write(f"      e.g. {f.witness}\n" if f.kind == "consistent" else "")
     for scope, ids in outside.items():
-        stream.write(f"EG308 {_MARK['unknown']:7} {'unknown':12} [{scope}] not analysed, outside the Z3 fragment "
+        stream.write(f"{NOT_IN_FRAGMENT} {_MARK['unknown']:7} {'unknown':12} [{scope}] not analysed, outside the Z3 fragment "
                      f"(`evalgap analyze` names the construct): {', '.join(ids)}\n")
     c = report.counts()
     parts = [f"{n} {k}" for k, n in c.items() if n]

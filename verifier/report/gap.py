@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from evalgap.verifier.sandbox import isolation
 from evalgap.specs_lang import ast as A
+from evalgap.specs_lang.diagnostics import codes_of
 from evalgap.verifier.errors import UsageError
 from evalgap.verifier.findings import RequirementResult, SpecFinding, Verdict
 from evalgap.verifier.analysis.smells import find_smells
@@ -47,11 +48,7 @@ FLAGS: dict[str, str] = {
 }
 
 #: Finding codes of the gap report itself (EG5xx; EG1xx/EG2xx are spec errors, EG3xx spec analysis).
-REPORT_CODES: dict[str, str] = {
-    "EG501": "requirement refuted: a counterexample, replayed concretely",
-    "EG502": "requirement unknown: no verdict could be reached (the reason says why)",
-    "EG503": "requirement verified only within bounds (a bounded proof: the bounds are listed)",
-}
+REPORT_CODES: dict[str, str] = {c: d.title for c, d in codes_of("EG5").items()}  # a view of the registry
 
 #: What ``--fail-on`` accepts; exit 1 for all but ``unknown`` (exit 3).
 FAIL_ON_CHOICES = ("refuted", "unknown", "bounded", "not-formalized", "smell")

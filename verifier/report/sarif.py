@@ -19,12 +19,13 @@ from typing import Any
 
 from evalgap.verifier.findings import RequirementResult, Verdict
 from evalgap.verifier.report.gap import REPORT_CODES, GapReport, split_location, verdict_label
+from evalgap.specs_lang.diagnostics import REQUIREMENT_BOUNDED, REQUIREMENT_REFUTED, REQUIREMENT_UNKNOWN
 
 __all__ = ["render_sarif", "to_sarif"]
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
-_RULES = (("EG501", "RefutedRequirement", "error"), ("EG502", "UnknownRequirement", "warning"),
-          ("EG503", "BoundedProof", "note"))
+_RULES = ((REQUIREMENT_REFUTED, "RefutedRequirement", "error"), (REQUIREMENT_UNKNOWN, "UnknownRequirement", "warning"),
+          (REQUIREMENT_BOUNDED, "BoundedProof", "note"))
 
 
 def _artifact(path: str, root: Path) -> dict[str, str]:

@@ -78,6 +78,13 @@ class WorkerResult(TypedDict, total=False):
 _isinstance, _repr, _len, _list, _tuple, _str, _type = isinstance, repr, len, list, tuple, str, type
 _getattr, _vars, _callable, _id, _sorted = getattr, vars, callable, id, sorted
 _dict_get = dict.get
+
+
+def _module_entry(name: str) -> Callable[[], Any]:
+    """A reader of ``sys.modules[name]`` looked up at each call (a replaced ``sys.modules`` is seen)."""
+    return lambda: _dict_get(sys.modules, name)
+
+
 _MISSING = object()
 
 
@@ -92,7 +99,7 @@ def _py_encoder() -> Callable[[Any], str]:  # pragma: no cover - CPython always 
 
 
 def _c_encoder() -> Callable[[Any], str] | None:
-    make = json.encoder.c_make_encoder
+    make = json.encoder.c_make_encoder  # type: ignore[attr-defined]  # private, not in typeshed
     if make is None:  # pragma: no cover
         return None
     chunks = make(None, _default, json.encoder.encode_basestring_ascii, None, ": ", ", ", False, False, True)
@@ -147,7 +154,7 @@ class Channel:
         for cls in (json.JSONEncoder, json.JSONDecoder, Channel):
             self.watch(f"{cls.__module__}.{cls.__qualname__}", cls)
         for name in ("json", "json.encoder", "builtins"):
-            self.watch_object(f"sys.modules[{name!r}]", lambda n=name: _dict_get(sys.modules, n), sys.modules[name])
+            self.watch_object(f"sys.modules[{name!r}]", _module_entry(name), sys.modules[name])
 
     # -- paths and guard
     def add_paths(self, paths: Iterable[str] | None = None) -> None:

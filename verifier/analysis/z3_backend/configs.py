@@ -14,6 +14,8 @@ import z3
 from evalgap.translators.to_z3.config import ConfigModel, Leaf
 from evalgap.verifier.analysis.spec_findings import SpecFinding
 from evalgap.verifier.analysis.z3_backend.solver import minimal_core, solve
+from evalgap.specs_lang.diagnostics import (APPROXIMATED, CONFIG_REPAIR, CONFIG_VIOLATION, CONFLICT, CONSISTENT,
+                                            NOT_IN_FRAGMENT, REDUNDANT, SOLVER_UNKNOWN, VACUOUS_IMPLICATION)
 
 __all__ = ["analyze_config", "check_configuration"]
 
@@ -25,35 +27,35 @@ def analyze_config(m: ConfigModel, timeout_s: float) -> list[SpecFinding]:
     out: list[SpecFinding] = []
     for r in m.rules:
         if r.unsupported:
-            out.append(SpecFinding("EG308", "unknown", "unknown", scope, (r.id,), f"{r.id}: unknown ({r.unsupported})"))
+            out.append(SpecFinding(NOT_IN_FRAGMENT, "unknown", "unknown", scope, (r.id,), f"{r.id}: unknown ({r.unsupported})"))
         for note in r.notes:
-            out.append(SpecFinding("EG312", "approximated", "info", scope, (r.id,), f"{r.id}: approximated ({note})"))
+            out.append(SpecFinding(APPROXIMATED, "approximated", "info", scope, (r.id,), f"{r.id}: approximated ({note})"))
     rules = [r for r in m.rules if r.formula is not None]
     if not rules:
         return out
     prose = {r.id: r.prose for r in rules}
     c = minimal_core([(r.id, r.formula) for r in rules], timeout_s, m.axioms)
     if c.status == "unsat":
-        return out + [SpecFinding("EG301", "conflict", "error", scope, c.core,
+        return out + [SpecFinding(CONFLICT, "conflict", "error", scope, c.core,
                                   f"conflict: {', '.join(c.core)} cannot all hold for any configuration",
                                   tuple(f'{i}: "{prose[i]}"' for i in c.core), elapsed_s=c.elapsed_s)]
     if c.status == "unknown":
-        return out + [SpecFinding("EG309", "unknown", "unknown", scope, tuple(prose), f"consistency: unknown ({c.reason})")]
-    out.append(SpecFinding("EG300", "consistent", "info", scope, tuple(prose),
+        return out + [SpecFinding(SOLVER_UNKNOWN, "unknown", "unknown", scope, tuple(prose), f"consistency: unknown ({c.reason})")]
+    out.append(SpecFinding(CONSISTENT, "consistent", "info", scope, tuple(prose),
                            f"the {len(rules)} rules of config {m.name} can hold together", elapsed_s=c.elapsed_s))
     for r in rules:
         others = [o.formula for o in rules if o is not r]
         for text, cond in r.antecedents:
             v = solve(list(m.axioms) + others + [cond], timeout_s)
             if v.status == "unsat":
-                out.append(SpecFinding("EG303", "vacuous", "warning", scope, (r.id,),
+                out.append(SpecFinding(VACUOUS_IMPLICATION, "vacuous", "warning", scope, (r.id,),
                                        f"{r.id}: the condition `{text}` can never be true given the other rules, "
                                        "so the rule holds vacuously", (f'{r.id}: "{r.prose}"',)))
         if not others:
             continue
         v = solve(list(m.axioms) + others + [z3.Not(r.formula)], timeout_s)
         if v.status == "unsat":
-            out.append(SpecFinding("EG304", "redundant", "info", scope, (r.id,), f"{r.id} is implied by the other rules"))
+            out.append(SpecFinding(REDUNDANT, "redundant", "info", scope, (r.id,), f"{r.id} is implied by the other rules"))
     return out
 
 
@@ -115,17 +117,17 @@ def check_configuration(m: ConfigModel, timeout_s: float, freeze: Sequence[str] 
     values = {leaf.path: leaf.original for leaf in m.leaves}
     for leaf in m.leaves:
         if leaf.bounds and solve(fix + [z3.And(*leaf.bounds)], timeout_s).status == "unsat":
-            out.append(SpecFinding("EG310", "violation", "error", scope, (), f"{leaf.path} = {leaf.original!r} is "
+            out.append(SpecFinding(CONFIG_VIOLATION, "violation", "error", scope, (), f"{leaf.path} = {leaf.original!r} is "
                                    "outside the range its schema type allows", (f"{leaf.path} = {leaf.original!r}",)))
     rules = [r for r in m.rules if r.formula is not None]
     for r in m.rules:
         if r.unsupported:
-            out.append(SpecFinding("EG308", "unknown", "unknown", scope, (r.id,), f"{r.id}: unknown ({r.unsupported})"))
+            out.append(SpecFinding(NOT_IN_FRAGMENT, "unknown", "unknown", scope, (r.id,), f"{r.id}: unknown ({r.unsupported})"))
     violated = []
     for r in rules:
         v = solve(fix + [z3.Not(r.formula)], timeout_s)
         if v.status == "unknown":
-            out.append(SpecFinding("EG309", "unknown", "unknown", scope, (r.id,), f"{r.id}: unknown ({v.reason})"))
+            out.append(SpecFinding(SOLVER_UNKNOWN, "unknown", "unknown", scope, (r.id,), f"{r.id}: unknown ({v.reason})"))
         if v.status != "sat":
             continue
         violated.append(r.id)
@@ -138,7 +140,7 @@ def check_configuration(m: ConfigModel, timeout_s: float, freeze: Sequence[str] 
             used = _consts(z3.simplify(r.formula))
             lines += [f"{k} = {_show(x)}" for k, x in values.items() if k in used]
         where = f" by {', '.join(bad)}" if bad else ""
-        out.append(SpecFinding("EG310", "violation", "error", scope, (r.id,),
+        out.append(SpecFinding(CONFIG_VIOLATION, "violation", "error", scope, (r.id,),
                                f'{r.id} violated{where}: "{r.prose}"', tuple(lines), elapsed_s=v.elapsed_s))
     if not violated and not any(f.kind == "violation" for f in out):
         return out
@@ -178,10 +180,10 @@ def _repair(m: ConfigModel, rules: list[Any], timeout_s: float, freeze: Sequence
     ids = tuple(x.id for x in rules)
     fro = f" (keeping {', '.join(sorted(set(freeze)))} unchanged)" if freeze else ""
     if r == z3.unsat:
-        return SpecFinding("EG311", "repair", "error", scope, ids,
+        return SpecFinding(CONFIG_REPAIR, "repair", "error", scope, ids,
                            f"no configuration of this shape satisfies every rule{fro}", elapsed_s=dt)
     if r != z3.sat:
-        return SpecFinding("EG309", "unknown", "unknown", scope, ids,
+        return SpecFinding(SOLVER_UNKNOWN, "unknown", "unknown", scope, ids,
                            f"repair: unknown ({opt.reason_unknown()})", elapsed_s=dt)
     model = opt.model()
     changes = []
@@ -196,6 +198,6 @@ def _repair(m: ConfigModel, rules: list[Any], timeout_s: float, freeze: Sequence
     ok = "re-checked: the repaired configuration satisfies every rule" if check.status == "sat" else \
         f"re-check of the repair: {check.status} {check.reason}"
     details = tuple(f"{p}: {_show(a)} -> {_show(b)}" for p, a, b in changes) + (ok,)
-    return SpecFinding("EG311", "repair", "info", scope, ids,
+    return SpecFinding(CONFIG_REPAIR, "repair", "info", scope, ids,
                        f"smallest repair{fro}: change {len(changes)} field(s)", details,
                        witness="; ".join(f"{p} = {_show(b)}" for p, _, b in changes), elapsed_s=dt)

@@ -17,6 +17,9 @@ import z3
 from evalgap.translators.to_z3 import FunctionModel, Ty, Z3Requirement, sort_of
 from evalgap.verifier.analysis.spec_findings import SpecFinding
 from evalgap.verifier.analysis.z3_backend.solver import fmt_value, minimal_core, py_value, solve
+from evalgap.specs_lang.diagnostics import (APPROXIMATED, CONFLICT, CONSISTENT, NOT_IN_FRAGMENT, REALIZABLE,
+                                            REDUNDANT, SOLVER_UNKNOWN, UNREALIZABLE, VACUOUS_IMPLICATION,
+                                            VACUOUS_PRECONDITION, WEAK_SPEC_WITNESS)
 
 __all__ = ["analyze_function"]
 
@@ -32,7 +35,7 @@ def _call(m: FunctionModel, model: z3.ModelRef) -> str:
 
 def _unknown(scope: str, ids: tuple[str, ...], what: str, reason: str, dt: float,
              severity: str = "unknown") -> SpecFinding:
-    return SpecFinding("EG309", "unknown", severity, scope, ids, f"{what}: unknown ({reason})", elapsed_s=dt)
+    return SpecFinding(SOLVER_UNKNOWN, "unknown", severity, scope, ids, f"{what}: unknown ({reason})", elapsed_s=dt)
 
 
 def _constants(ty: Ty) -> list[tuple[z3.ExprRef, str]]:
@@ -88,7 +91,7 @@ def _witnesses(m: FunctionModel, scope: str, pres: list[z3.BoolRef], posts: list
             return out  # postconditions exist but are outside the fragment (reported as unknown)
         mod = _example_input(m, pres, [], timeout_s)
         call = _call(m, mod) if mod is not None else f"{m.name}(...)"
-        return [SpecFinding("EG307", "witness", "warning", scope, (), f"`{call}` may return anything: "
+        return [SpecFinding(WEAK_SPEC_WITNESS, "witness", "warning", scope, (), f"`{call}` may return anything: "
                             f"{m.name} has no postcondition", witness=call)]
     if not m.params:
         return out
@@ -100,7 +103,7 @@ def _witnesses(m: FunctionModel, scope: str, pres: list[z3.BoolRef], posts: list
             mod = _example_input(m, pres, [], timeout_s)
             call = _call(m, mod) if mod is not None else f"{m.name}(...)"
             what = "the empty collection" if text in ("[]", "''", "set()") else f"the constant {text}"
-            out.append(SpecFinding("EG307", "witness", "warning", scope, ids,
+            out.append(SpecFinding(WEAK_SPEC_WITNESS, "witness", "warning", scope, ids,
                                    f"`{call}` may return `{text}` under this spec: returning {what} for every "
                                    "input meets all postconditions", witness=f"{call} -> {text}",
                                    elapsed_s=r.elapsed_s))
@@ -116,7 +119,7 @@ def _witnesses(m: FunctionModel, scope: str, pres: list[z3.BoolRef], posts: list
             text = fmt_value(py_value(r.model, c, rty))
             mod = _example_input(m, pres, [], timeout_s)
             call = _call(m, mod) if mod is not None else f"{m.name}(...)"
-            out.append(SpecFinding("EG307", "witness", "warning", scope, ids,
+            out.append(SpecFinding(WEAK_SPEC_WITNESS, "witness", "warning", scope, ids,
                                    f"`{call}` may return `{text}` under this spec: returning the constant {text} "
                                    "for every input meets all postconditions", witness=f"{call} -> {text}",
                                    elapsed_s=r.elapsed_s))
@@ -129,7 +132,7 @@ def _witnesses(m: FunctionModel, scope: str, pres: list[z3.BoolRef], posts: list
             mod = _example_input(m, pres, [], timeout_s)
             call = _call(m, mod) if mod is not None else f"{m.name}(...)"
             shown = fmt_value(py_value(mod, c, ty)) if mod is not None else name
-            out.append(SpecFinding("EG307", "witness", "warning", scope, ids,
+            out.append(SpecFinding(WEAK_SPEC_WITNESS, "witness", "warning", scope, ids,
                                    f"`{call}` may return `{shown}` under this spec: returning the argument "
                                    f"`{name}` unchanged meets all postconditions", witness=f"{call} -> {shown}",
                                    elapsed_s=r.elapsed_s))
@@ -139,7 +142,7 @@ def _witnesses(m: FunctionModel, scope: str, pres: list[z3.BoolRef], posts: list
             # refuted by: exists others forall r exists name: pre and not post
             r = solve([z3.ForAll([rc], z3.Exists([c], z3.And(z3.And(*pres), z3.Not(post))))], timeout_s)
             if r.status == "unsat":
-                out.append(SpecFinding("EG307", "witness", "warning", scope, ids,
+                out.append(SpecFinding(WEAK_SPEC_WITNESS, "witness", "warning", scope, ids,
                                        f"{m.name} may ignore its argument `{name}`: for every value of the other "
                                        f"arguments one result meets all postconditions whatever `{name}` is",
                                        elapsed_s=r.elapsed_s))
@@ -165,9 +168,9 @@ def analyze_function(m: FunctionModel, timeout_s: float) -> list[SpecFinding]:
     reqs = {r.id: r for r in m.requirements}
     for r in m.requirements:
         if r.unsupported:
-            out.append(SpecFinding("EG308", "unknown", "unknown", scope, (r.id,), f"{r.id}: unknown ({r.unsupported})"))
+            out.append(SpecFinding(NOT_IN_FRAGMENT, "unknown", "unknown", scope, (r.id,), f"{r.id}: unknown ({r.unsupported})"))
         for note in r.notes:
-            out.append(SpecFinding("EG312", "approximated", "info", scope, (r.id,), f"{r.id}: approximated ({note})"))
+            out.append(SpecFinding(APPROXIMATED, "approximated", "info", scope, (r.id,), f"{r.id}: approximated ({note})"))
     if m.signature_problem:
         return out
     pres = m.of_role("assume") + m.of_role("precondition")
@@ -178,13 +181,13 @@ def analyze_function(m: FunctionModel, timeout_s: float) -> list[SpecFinding]:
         return out
     pre_terms: list[z3.BoolRef] = ax + [r.formula for r in pres]
     if ax and solve(ax, timeout_s).status == "unsat":
-        return out + [SpecFinding("EG302", "vacuous", "warning", scope, (),
+        return out + [SpecFinding(VACUOUS_PRECONDITION, "vacuous", "warning", scope, (),
                                   f"the parameter types of {m.name} (ranges, lengths, alphabets) admit no input, "
                                   "so every requirement holds vacuously")]
     if pres:
         c = minimal_core([(r.id, r.formula) for r in pres], timeout_s, ax)
         if c.status == "unsat":
-            return out + [SpecFinding("EG302", "vacuous", "warning", scope, c.core,
+            return out + [SpecFinding(VACUOUS_PRECONDITION, "vacuous", "warning", scope, c.core,
                                       "the preconditions can never hold together, so every requirement on "
                                       f"{m.name} holds vacuously", _prose(reqs, c.core), elapsed_s=c.elapsed_s)]
         if c.status == "unknown":
@@ -192,7 +195,7 @@ def analyze_function(m: FunctionModel, timeout_s: float) -> list[SpecFinding]:
     c = minimal_core([(r.id, r.formula) for r in allr], timeout_s, ax)
     if c.status == "unsat":
         how = "minimal: removing any one makes the rest consistent" if c.minimal else "may not be minimal"
-        return out + [SpecFinding("EG301", "conflict", "error", scope, c.core,
+        return out + [SpecFinding(CONFLICT, "conflict", "error", scope, c.core,
                                   f"conflict: {', '.join(c.core)} cannot all hold ({how})", _prose(reqs, c.core),
                                   elapsed_s=c.elapsed_s)]
     if c.status == "unknown":
@@ -200,7 +203,7 @@ def analyze_function(m: FunctionModel, timeout_s: float) -> list[SpecFinding]:
     wit = _call(m, c.model) if c.model is not None else ""
     if c.model is not None and m.result is not None:
         wit += f" -> {fmt_value(py_value(c.model, m.result[1], m.result[0]))}"
-    out.append(SpecFinding("EG300", "consistent", "info", scope, tuple(r.id for r in allr),
+    out.append(SpecFinding(CONSISTENT, "consistent", "info", scope, tuple(r.id for r in allr),
                            f"the {len(allr)} analysed requirements on {m.name} can hold together",
                            witness=wit or None, elapsed_s=c.elapsed_s))
     for r in allr + m.of_role("raises"):
@@ -208,7 +211,7 @@ def analyze_function(m: FunctionModel, timeout_s: float) -> list[SpecFinding]:
         for text, cond in r.antecedents:
             v = solve(others + [cond], timeout_s)
             if v.status == "unsat":
-                out.append(SpecFinding("EG303", "vacuous", "warning", scope, (r.id,),
+                out.append(SpecFinding(VACUOUS_IMPLICATION, "vacuous", "warning", scope, (r.id,),
                                        f"{r.id}: the condition `{text}` can never be true given the other requirements, "
                                        "so the requirement holds vacuously", _prose(reqs, (r.id,)),
                                        elapsed_s=v.elapsed_s))
@@ -220,14 +223,14 @@ def analyze_function(m: FunctionModel, timeout_s: float) -> list[SpecFinding]:
             continue
         v = solve(ax + others + [z3.Not(r.formula)], timeout_s)
         if v.status == "unsat":
-            out.append(SpecFinding("EG304", "redundant", "info", scope, (r.id,),
+            out.append(SpecFinding(REDUNDANT, "redundant", "info", scope, (r.id,),
                                    f"{r.id} is implied by the other "
                                    + ("preconditions and the parameter types" if r.role in ("precondition", "assume")
                                       else "requirements"),
                                    _prose(reqs, (r.id,)), elapsed_s=v.elapsed_s))
     if m.result is None or m.self_calls:
         if m.self_calls:
-            out.append(SpecFinding("EG309", "unknown", "info", scope, tuple(r.id for r in posts),
+            out.append(SpecFinding(SOLVER_UNKNOWN, "unknown", "info", scope, tuple(r.id for r in posts),
                                    f"realizability and weak-spec witnesses not decided: a requirement calls "
                                    f"{m.name} itself"))
         return out
@@ -240,11 +243,11 @@ def analyze_function(m: FunctionModel, timeout_s: float) -> list[SpecFinding]:
         if v.status == "sat" and v.model is not None:
             realizable = False
             call = _call(m, v.model)
-            out.append(SpecFinding("EG305", "unrealizable", "error", scope, ids,
+            out.append(SpecFinding(UNREALIZABLE, "unrealizable", "error", scope, ids,
                                    f"unrealizable: `{call}` meets the preconditions but no result meets "
                                    f"{', '.join(ids)}", _prose(reqs, ids), witness=call, elapsed_s=v.elapsed_s))
         elif v.status == "unsat":
-            out.append(SpecFinding("EG306", "realizable", "info", scope, ids,
+            out.append(SpecFinding(REALIZABLE, "realizable", "info", scope, ids,
                                    "realizable: every input meeting the preconditions has an allowed result",
                                    elapsed_s=v.elapsed_s))
         else:
