@@ -12,6 +12,7 @@ import dataclasses
 from typing import Any
 
 from evalgap.specs_lang import ast as A
+from evalgap.specs_lang.diagnostics import NESTED_TOO_DEEPLY
 from evalgap.specs_lang.errors import Diagnostic
 
 __all__ = ["MAX_DEPTH", "depth_diagnostics"]
@@ -38,7 +39,7 @@ def depth_diagnostics(spec: A.Spec, limit: int = MAX_DEPTH) -> list[Diagnostic]:
         deepest, where = _deepest(root)
         if deepest > limit:
             out.append(Diagnostic(
-                "EG106", where or getattr(root, "span", A.NOSPAN),
+                NESTED_TOO_DEEPLY, where or getattr(root, "span", A.NOSPAN),
                 f"nested too deeply: {deepest} levels here, at most {limit} are accepted",
                 "name parts of the expression with `let` (or a `record` for a type) to nest less"))
     return out

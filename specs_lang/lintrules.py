@@ -12,6 +12,7 @@ import dataclasses
 from typing import Any
 
 from evalgap.specs_lang import ast as A
+from evalgap.specs_lang.diagnostics import DUNDER_ACCESS, EMPTY_RANGE, EMPTY_SPEC
 from evalgap.specs_lang.errors import Diagnostic
 
 __all__ = ["lint_diagnostics"]
@@ -47,7 +48,7 @@ def lint_diagnostics(spec: A.Spec) -> list[Diagnostic]:
     """
     out: list[Diagnostic] = []
     if not spec.all_requirements() and not spec.configs:
-        out.append(Diagnostic("EG223", A.Span(spec.file, 1, 1, 1, 2), "the spec states no requirement",
+        out.append(Diagnostic(EMPTY_SPEC, A.Span(spec.file, 1, 1, 1, 2), "the spec states no requirement",
                               "add `requirement ID \"prose\"` blocks (under a `function` for formal clauses); "
                               "an empty spec would check nothing and pass"))
     roots: list[Any] = [*spec.requirements, *spec.functions, *spec.classes, *spec.assumptions, *spec.lets,
@@ -56,15 +57,15 @@ def lint_diagnostics(spec: A.Spec) -> list[Diagnostic]:
         if isinstance(node, A.TypeRef):
             for kind, rng in (("range", node.range), ("length", node.length)):
                 if rng is not None and rng.lo > rng.hi:
-                    out.append(Diagnostic("EG224", rng.span if rng.span is not A.NOSPAN else node.span,
+                    out.append(Diagnostic(EMPTY_RANGE, rng.span if rng.span is not A.NOSPAN else node.span,
                                           f"empty {kind} {rng.lo}..{rng.hi}: no value lies in it",
                                           f"write the low bound first: {rng.hi}..{rng.lo}"))
         elif isinstance(node, A.Attribute) and _is_dunder(node.attr):
-            out.append(Diagnostic("EG225", node.span, f"dunder attribute `.{node.attr}` in a clause",
+            out.append(Diagnostic(DUNDER_ACCESS, node.span, f"dunder attribute `.{node.attr}` in a clause",
                                   "state the property through the value's public interface"))
         elif (isinstance(node, A.Call) and isinstance(node.func, A.Name) and node.func.id in ("getattr", "hasattr")
               and any(isinstance(a, A.Const) and isinstance(a.value, str) and _is_dunder(a.value)
                       for a in node.args)):
-            out.append(Diagnostic("EG225", node.span, f"`{node.func.id}` of a dunder name in a clause",
+            out.append(Diagnostic(DUNDER_ACCESS, node.span, f"`{node.func.id}` of a dunder name in a clause",
                                   "state the property through the value's public interface"))
     return out

@@ -26,14 +26,14 @@ from pathlib import Path
 from typing import Iterator
 
 import lark
-from lark import Lark, Token
-from lark.exceptions import UnexpectedInput
-from lark.lark import PostLex
-
 from evalgap.specs_lang import syntax
 from evalgap.specs_lang.ast import Span, Spec
 from evalgap.specs_lang.build import Builder
+from evalgap.specs_lang.diagnostics import BAD_INDENTATION, UNREADABLE_FILE
 from evalgap.specs_lang.errors import Diagnostic, SpecSyntaxError
+from lark import Lark, Token
+from lark.exceptions import UnexpectedInput
+from lark.lark import PostLex
 
 __all__ = ["parse", "parse_file", "grammar", "build_grammar", "builder", "grammar_cache_file", "MAX_NESTING"]
 
@@ -222,7 +222,7 @@ def parse(text: str, file: str = "<spec>") -> Spec:
             spec = parser.parse(src)
         except IndentProblem as exc:
             span = Span(file, exc.line, exc.col, exc.line, exc.col + 1)
-            diag = Diagnostic("EG103", span, f"dedent to column {exc.got + 1} matches no enclosing block",
+            diag = Diagnostic(BAD_INDENTATION, span, f"dedent to column {exc.got + 1} matches no enclosing block",
                               f"indent this line to column {exc.want + 1} or to an outer block's column")
             raise SpecSyntaxError([diag], {file: text}) from None
         except TooDeep as exc:
@@ -258,7 +258,7 @@ def parse_file(path: str | Path) -> Spec:
         text = p.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        diag = Diagnostic("EG100", Span(str(path), 1, 1, 1, 1), f"cannot read spec file: {reason}",
+        diag = Diagnostic(UNREADABLE_FILE, Span(str(path), 1, 1, 1, 1), f"cannot read spec file: {reason}",
                           "check the path; a spec is a UTF-8 text file ending in .req")
         raise SpecSyntaxError([diag]) from None
     return parse(text, str(path))

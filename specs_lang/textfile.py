@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import os
 import stat
-from pathlib import Path
 
 from evalgap.specs_lang.ast import Span
+from evalgap.specs_lang.diagnostics import INPUT_TOO_LARGE, UNREADABLE_FILE
 from evalgap.specs_lang.errors import Diagnostic, SpecSyntaxError
 
 __all__ = ["MAX_SPEC_BYTES", "MAX_TEXT_BYTES", "read_text", "decode_text"]
@@ -55,12 +55,12 @@ def decode_text(data: bytes, path: str, what: str = "file") -> str:
         bad = -1
     if bad >= 0:
         line, col = _where(data, bad)
-        raise _fail(path, "EG100", f"the {what} is not UTF-8 text: byte 0x{data[bad]:02x} at byte offset {bad} "
+        raise _fail(path, UNREADABLE_FILE, f"the {what} is not UTF-8 text: byte 0x{data[bad]:02x} at byte offset {bad} "
                     f"(line {line}, column {col}) cannot be decoded",
                     "save the file as UTF-8 (e.g. `iconv -f latin1 -t utf-8 FILE`)", line, col)
     if nul >= 0:
         line, col = _where(data, nul)
-        raise _fail(path, "EG100", f"the {what} is a binary file: NUL byte at byte offset {nul} (line {line}, "
+        raise _fail(path, UNREADABLE_FILE, f"the {what} is a binary file: NUL byte at byte offset {nul} (line {line}, "
                     f"column {col})", f"give a UTF-8 text file as the {what}", line, col)
     return text
 
@@ -89,15 +89,15 @@ def read_text(path: str | os.PathLike[str], what: str = "file", limit: int = MAX
     try:
         st = os.stat(name)
         if stat.S_ISDIR(st.st_mode):
-            raise _fail(name, "EG100", f"cannot read the {what}: it is a folder", f"give the {what} file's path")
+            raise _fail(name, UNREADABLE_FILE, f"cannot read the {what}: it is a folder", f"give the {what} file's path")
         with open(name, "rb") as fh:
             data = fh.read(limit + 1)
     except OSError as exc:
-        raise _fail(name, "EG100", f"cannot read the {what}: {exc.strerror or exc}",
+        raise _fail(name, UNREADABLE_FILE, f"cannot read the {what}: {exc.strerror or exc}",
                     "check the path and its permissions") from None
     if len(data) > limit:
         size = f"{st.st_size} bytes" if stat.S_ISREG(st.st_mode) else "more than that"
-        raise _fail(name, "EG107", f"the {what} is too large: at most {limit} bytes ({limit // 1048576} MiB) are "
+        raise _fail(name, INPUT_TOO_LARGE, f"the {what} is too large: at most {limit} bytes ({limit // 1048576} MiB) are "
                     f"read, this one has {size}", f"split the {what} into smaller files")
     return decode_text(data, name, what)
 
