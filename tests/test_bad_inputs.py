@@ -127,7 +127,8 @@ ROWS: dict[str, Row] = {
     "lint-blank": R("lint blank.req", 2, "blank.req" + NO_REQ),
     "lint-comments": R("lint comments.req", 2, "comments.req" + NO_REQ),
     "lint-header-only": R("lint header.req", 2, "header.req" + NO_REQ),
-    "lint-deep-type": R("lint deeptype.req", 2, r"deeptype\.req:3:2515: error " + TOO_DEEP, "`record`"),
+    # the parser stops at the 101st bracket (one diagnostic, a caret, the hint); see also deepexpr
+    "lint-deep-type": R("lint deeptype.req", 2, r"deeptype\.req:3:\d+: error EG106: .*nested too deeply", "`let`"),
     "lint-deep-parens": R("lint deepexpr.req", 2, r"deepexpr\.req:5:\d+: error EG106"),
     "lint-deep-not": R("lint deepnot.req", 2, r"deepnot\.req:5:\d+: error EG106"),
     "lint-deep-call": R("lint deepcall.req", 2, r"deepcall\.req:5:\d+: error EG106"),
@@ -166,7 +167,7 @@ ROWS: dict[str, Row] = {
     # ---- check: the same inputs, options that cannot be honoured, outputs that cannot be written
     "check-binary": R("check bin.req", 2, r"bin\.req:1:1: error EG100"),
     "check-latin1": R("check latin.req", 2, r"latin\.req:2:6: error EG100"),
-    "check-deep-type": R("check deeptype.req", 2, r"deeptype\.req:3:2515: error EG106"),
+    "check-deep-type": R("check deeptype.req", 2, r"deeptype\.req:3:\d+: error EG106"),
     "check-empty": R("check empty.req", 2, "EG223"),
     "check-dev-zero": R("check /dev/zero", 2, "EG107"),
     "check-huge": R("check huge.req", 2, "EG107"),
@@ -207,7 +208,7 @@ ROWS: dict[str, Row] = {
     "check-suite-target": R("check adir --target t.py", 2, "--target names one implementation; it cannot apply to a folder"),
     # ---- analyze and check-config
     "analyze-binary": R("analyze bin.req", 2, r"bin\.req:1:1: error EG100"),
-    "analyze-deep-type": R("analyze deeptype.req", 2, r"deeptype\.req:3:2515: error EG106"),
+    "analyze-deep-type": R("analyze deeptype.req", 2, r"deeptype\.req:3:\d+: error EG106"),
     "analyze-deep-parens": R("analyze deepexpr.req", 2, "EG106"),
     "analyze-empty": R("analyze empty.req", 2, "EG223"),
     "analyze-dev-zero": R("analyze /dev/zero", 2, "EG107"),

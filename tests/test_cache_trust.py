@@ -90,8 +90,9 @@ def test_unreadable_entries_are_removed_and_rebuilt(tmp_path: Path, damage: str)
 
 
 def test_python_guard_neither_stores_nor_serves_verified(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("EVALGAP_SANDBOX", "python-guard")  # no OS isolation (as on macOS or a locked container)
     cache = ResultCache(tmp_path)
-    cache.put(_KEY, _PASS)  # default mode on this branch: python-guard
+    cache.put(_KEY, _PASS)
     assert not _entry(cache).exists()
     monkeypatch.setenv("EVALGAP_SANDBOX_MODE", "os (test)")
     cache.put(_KEY, _PASS)
@@ -184,6 +185,7 @@ def test_a_data_file_the_target_reads_invalidates_its_entry(tmp_path: Path) -> N
 
 
 def test_cache_info_and_clear(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("EVALGAP_SANDBOX", "python-guard")
     monkeypatch.setenv("EVALGAP_CACHE_DIR", str(tmp_path / "c"))
     cache = ResultCache(tmp_path / "c")
     cache.put(_KEY, _REFUTED)

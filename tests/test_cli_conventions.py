@@ -66,7 +66,8 @@ def test_text_report_honours_columns_and_never_cuts_evidence(monkeypatch: object
 
 
 def test_ctrl_c_exits_130(tmp_path: Path) -> None:
-    spec = _case(tmp_path, "import time\n\ndef double(n: int) -> int:\n    time.sleep(30)\n    return 2 * n\n")
+    spec = _case(tmp_path, "def double(n: int) -> int:\n    while n == n:  # spins until the CPU budget\n"
+                           "        n = n + 0\n    return 2 * n\n")
     exe = Path(sys.executable).parent / "evalgap"
     env = {**os.environ, "EVALGAP_CACHE_DIR": str(tmp_path / "cache")}
     proc = subprocess.Popen([str(exe), "check", str(spec), "--budget", "20", "--engines", "crosshair",

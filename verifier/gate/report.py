@@ -8,11 +8,10 @@ another branch; once merged, the gate's SARIF and Markdown can move onto them.
 from __future__ import annotations
 
 import json
-from importlib import metadata
-from xml.sax.saxutils import escape, quoteattr
 from typing import Any
 
 from evalgap.verifier.findings import RequirementResult
+from evalgap.verifier.report.gap import split_location
 from evalgap.verifier.analysis.gaming import RULES, GamingFinding
 from evalgap.verifier.gate.run import ClassifiedDifference, GateReport, gate_exit_code
 from evalgap.specs_lang.diagnostics import GATE_REQUIREMENT_REFUTED, GATE_UNEXPLAINED_CHANGE
@@ -21,7 +20,6 @@ __all__ = ["gate_to_dict", "render_gate_json", "render_gate_text", "render_gate_
            "render_gate_junit", "GATE_SCHEMA_VERSION"]
 
 GATE_SCHEMA_VERSION = "1.1"  # 1.1: requirements[].head_bounds
-_SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 
 
 def _verdict_text(r: RequirementResult | None) -> str:
@@ -196,90 +194,88 @@ def render_gate_markdown(report: GateReport) -> str:
 
 
 def render_gate_sarif(report: GateReport) -> str:
-    """SARIF 2.1.0: refuted requirements (EG-REQ), unexplained behaviour changes (EG-BEHAVIOR) and gaming
-    findings (EG4xx) as results, with file locations where the code has one."""
-    try:
-        version = metadata.version("evalgap")
-    except metadata.PackageNotFoundError:
-        version = "0"
-    rules = [{"id": r.code, "name": r.name, "shortDescription": {"text": r.summary},
-              "help": {"text": f"Example flagged: {r.example}"}} for r in RULES.values()]
-    rules += [{"id": GATE_REQUIREMENT_REFUTED, "name": "requirement-refuted",
-               "shortDescription": {"text": "a requirement reached by the change is refuted on head"}},
-              {"id": GATE_UNEXPLAINED_CHANGE, "name": "unexplained-behaviour-change",
-               "shortDescription": {"text": "base and head differ on an input and no requirement explains it"}}]
+    """SARIF 2.1.0 through the one SARIF writer (:func:`evalgap.verifier.report.sarif.sarif_log`): refuted
+    requirements, unexplained behaviour changes and gaming findings (EG4xx) as results. Every result has a
+    location (GitHub code scanning refuses one without): a requirement's line in the spec (repository-relative),
+    with the changed functions that reach it as further locations; a difference's function; a finding's line."""
+    from evalgap.verifier.report.sarif import sarif_location, sarif_log, sarif_rule
+
+    rules = [sarif_rule(r.code, r.name, r.summary, f"{r.summary}. Example flagged: {r.example}", "error")
+             for r in RULES.values()]
+    rules += [sarif_rule(GATE_REQUIREMENT_REFUTED, "requirement-refuted",
+                         "a requirement reached by the change is refuted on head",
+                         "A requirement the change reaches is refuted on head, with a replayed counterexample.",
+                         "error"),
+              sarif_rule(GATE_UNEXPLAINED_CHANGE, "unexplained-behaviour-change",
+                         "base and head differ on an input and no requirement explains it",
+                         "Base and head return different results on an input and no requirement explains the "
+                         "change.", "warning")]
     results: list[dict[str, Any]] = []
     lines = {(u.file, u.qualname): u.head_line for u in report.changed}
     for g in report.gaming:
-        res: dict[str, Any] = {
-            "ruleId": g.code, "level": "error", "message": {"text": g.message},
-            "locations": [{"physicalLocation": {"artifactLocation": {"uri": g.path},
-                                                "region": {"startLine": g.line, "startColumn": g.col}}}]}
+        res: dict[str, Any] = {"ruleId": g.code, "level": "error", "message": {"text": g.message},
+                               "locations": [sarif_location({"uri": g.path}, g.line, g.col)],
+                               "partialFingerprints": {"gaming/v1": f"{g.path}:{g.code}:{g.snippet}"}}
         if g.silenced:
             res["suppressions"] = [{"kind": "inSource", "justification": g.silence_reason or ""}]
         results.append(res)
     for r in report.requirements:
         if r.head.verdict is not None and r.head.verdict.value == "refuted":
+            _, line, col = split_location(r.head.location)
+            locs = [sarif_location({"uri": report.spec_file}, line, col, f"requirement {r.id} in the spec")]
+            for unit in r.because:
+                file, _, qual = unit.partition(":")
+                if qual and not file.startswith("spec"):
+                    locs.append(sarif_location({"uri": file}, lines.get((file, qual), 1) or 1,
+                                               message=f"changed function {qual}", logical=qual))
             results.append({"ruleId": GATE_REQUIREMENT_REFUTED, "level": "error",
                             "message": {"text": f"{r.id} refuted ({r.transition}): {r.prose} "
-                                                f"Counterexample: {r.head.counterexample}"}})
+                                                f"Counterexample: {r.head.counterexample}"},
+                            "locations": locs,
+                            "partialFingerprints": {"requirementId/v1": f"{report.spec_file}/{r.id}"}})
     for d in report.unexplained():
         line = lines.get((d.file, d.qualname), 1) or 1
         results.append({"ruleId": GATE_UNEXPLAINED_CHANGE, "level": "warning",
                         "message": {"text": f"unexplained behaviour change of {d.qualname}: "
                                             f"{d.difference.call(d.qualname.rsplit('.', 1)[-1])}: base "
                                             f"{d.difference.base.describe}; head {d.difference.head.describe}"},
-                        "locations": [{"physicalLocation": {"artifactLocation": {"uri": d.file},
-                                                            "region": {"startLine": line}}}]})
-    sarif = {"$schema": _SARIF_SCHEMA, "version": "2.1.0",
-             "runs": [{"tool": {"driver": {"name": "evalgap", "version": version,
-                                           "rules": rules}},
-                       "results": results, "properties": {"sandbox": report.sandbox}}]}
-    return json.dumps(sarif, indent=2) + "\n"
+                        "locations": [sarif_location({"uri": d.file}, line, logical=d.qualname)]})
+    doc = sarif_log(rules, results, {"sandbox": report.sandbox, "base": report.base_rev, "head": report.head_rev},
+                    f"evalgap/gate/{report.spec_file}")
+    return json.dumps(doc, indent=2) + "\n"
 
 
 def render_gate_junit(report: GateReport) -> str:
-    """JUnit XML: one test case per reached requirement (failure when refuted on head, skipped when
-    unknown), per gaming finding (failure unless silenced, then skipped with the reason) and per unexplained
-    behaviour change (failure with ``fail_on_unexplained``, else skipped)."""
-    cases: list[str] = []
-    failures = skipped = 0
+    """JUnit XML through the one JUnit writer (:func:`evalgap.verifier.report.junit.junit_document`): one test
+    case per reached requirement (failure when refuted on head, skipped when unknown), per gaming finding
+    (failure unless silenced, then skipped with the reason) and per unexplained behaviour change (failure
+    with ``fail_on_unexplained``, else skipped)."""
+    from evalgap.verifier.report.junit import JUnitCase, junit_document
 
-    def case(classname: str, name: str, body: str = "") -> None:
-        cases.append(f"    <testcase classname={quoteattr(classname)} name={quoteattr(name)}>{body}</testcase>")
-
+    cases: list[JUnitCase] = []
     for r in report.requirements:
         v = r.head.verdict.value if r.head.verdict else "precondition"
-        text = escape(f"{r.prose} [{r.transition}] head: {_verdict_text(r.head)}; base: {_verdict_text(r.base)}")
+        text = f"{r.prose} [{r.transition}] head: {_verdict_text(r.head)}; base: {_verdict_text(r.base)}"
         if v == "refuted":
-            failures += 1
-            case("evalgap.gate.requirements", r.id, f'<failure message="refuted">{text}</failure>')
+            cases.append(JUnitCase("evalgap.gate.requirements", r.id, "failure", "refuted", text=text))
         elif v == "unknown":
-            skipped += 1
-            case("evalgap.gate.requirements", r.id, f'<skipped message="unknown">{text}</skipped>')
+            cases.append(JUnitCase("evalgap.gate.requirements", r.id, "skipped", f"unknown: {text}"))
         else:
-            case("evalgap.gate.requirements", r.id, f"<system-out>{text}</system-out>")
+            cases.append(JUnitCase("evalgap.gate.requirements", r.id, system_out=text))
     for g in report.gaming:
         name = f"{g.code} {g.location}"
         if g.silenced:
-            skipped += 1
-            case("evalgap.gate.gaming", name, f"<skipped message={quoteattr('silenced: ' + (g.silence_reason or ''))}/>")
+            cases.append(JUnitCase("evalgap.gate.gaming", name, "skipped", "silenced: " + (g.silence_reason or "")))
         else:
-            failures += 1
-            case("evalgap.gate.gaming", name, f"<failure message={quoteattr(g.rule)}>{escape(g.message)}</failure>")
+            cases.append(JUnitCase("evalgap.gate.gaming", name, "failure", g.rule, text=g.message))
     for i, d in enumerate(report.unexplained(), 1):
-        text = escape(f"{d.difference.call(d.qualname.rsplit('.', 1)[-1])}: base {d.difference.base.describe}; "
-                      f"head {d.difference.head.describe}")
+        text = (f"{d.difference.call(d.qualname.rsplit('.', 1)[-1])}: base {d.difference.base.describe}; "
+                f"head {d.difference.head.describe}")
+        name = f"{d.file}:{d.qualname} #{i}"
         if report.fail_on_unexplained:
-            failures += 1
-            case("evalgap.gate.behaviour", f"{d.file}:{d.qualname} #{i}",
-                 f'<failure message="unexplained behaviour change">{text}</failure>')
+            cases.append(JUnitCase("evalgap.gate.behaviour", name, "failure", "unexplained behaviour change",
+                                   text=text))
         else:
-            skipped += 1
-            case("evalgap.gate.behaviour", f"{d.file}:{d.qualname} #{i}",
-                 f'<skipped message="unexplained behaviour change (not blocking)">{text}</skipped>')
-    head = (f'<?xml version="1.0" encoding="UTF-8"?>\n<testsuites>\n  <testsuite name="evalgap gate" '
-            f'tests="{len(cases)}" failures="{failures}" errors="0" skipped="{skipped}" '
-            f'time="{report.elapsed_s:.3f}">\n    <properties><property name="sandbox" value={quoteattr(report.sandbox)}/>'
-            '</properties>')
-    return "\n".join([head, *cases, "  </testsuite>", "</testsuites>"]) + "\n"
+            cases.append(JUnitCase("evalgap.gate.behaviour", name, "skipped",
+                                   f"unexplained behaviour change (not blocking): {text}"))
+    return junit_document("evalgap gate", cases, (("sandbox", report.sandbox),), report.elapsed_s)

@@ -21,9 +21,63 @@ from evalgap.verifier.findings import RequirementResult, Verdict
 from evalgap.verifier.report.gap import REPORT_CODES, GapReport, split_location, verdict_label
 from evalgap.specs_lang.diagnostics import REQUIREMENT_BOUNDED, REQUIREMENT_REFUTED, REQUIREMENT_UNKNOWN
 
-__all__ = ["render_sarif", "to_sarif"]
+__all__ = ["render_sarif", "to_sarif", "sarif_log", "sarif_rule", "sarif_location", "SARIF_SCHEMA"]
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+
+
+def _version() -> str:
+    try:
+        return metadata.version("evalgap")
+    except metadata.PackageNotFoundError:
+        return "0"
+
+
+def sarif_rule(code: str, name: str, short: str, full: str, level: str | None = None) -> dict[str, Any]:
+    """One ``tool.driver.rules`` entry with a ``fullDescription`` and ``help`` naming the code's entry in
+    docs/diagnostics.md, as GitHub code scanning shows them (no ``helpUri``: the project has no published
+    documentation address yet, and a guessed one would mislead)."""
+    help_text = f"{full or short} (code {code} in docs/diagnostics.md)"
+    rule: dict[str, Any] = {"id": code, "name": name, "shortDescription": {"text": short},
+                            "fullDescription": {"text": full or short}, "help": {"text": help_text}}
+    if level is not None:
+        rule["defaultConfiguration"] = {"level": level}
+    return rule
+
+
+def sarif_location(artifact: dict[str, str], line: int, col: int = 0, message: str | None = None,
+                   logical: str | None = None) -> dict[str, Any]:
+    """A location: ``artifact`` (``{"uri": ..., "uriBaseId": ...}``), a region starting at ``line`` (at least
+    1) and ``col`` (omitted when 0), an optional message and a logical location naming a function."""
+    region: dict[str, int] = {"startLine": max(1, line)}
+    if col:
+        region["startColumn"] = col
+    loc: dict[str, Any] = {"physicalLocation": {"artifactLocation": artifact, "region": region}}
+    if logical:
+        loc["logicalLocations"] = [{"fullyQualifiedName": logical, "kind": "function"}]
+    if message:
+        loc["message"] = {"text": message}
+    return loc
+
+
+def sarif_log(rules: list[dict[str, Any]], results: list[dict[str, Any]], properties: dict[str, Any],
+              category: str, root: Path | None = None) -> dict[str, Any]:
+    """The one SARIF 2.1.0 document writer of evalgap (``check`` and ``gate``): one run, the tool and its rules,
+    ``automationDetails.id`` = ``category`` (``evalgap/check/<spec>``, ``evalgap/gate/<spec>``: the two
+    uploads do not replace each other in code scanning), ``%SRCROOT%`` when ``root`` is given.
+
+    Every result's ``ruleIndex`` is filled from ``rules``; a result whose rule is not among them is a bug
+    (``ValueError``)."""
+    index = {r["id"]: i for i, r in enumerate(rules)}
+    for res in results:
+        if res["ruleId"] not in index:
+            raise ValueError(f"SARIF result for undefined rule {res['ruleId']}")
+        res["ruleIndex"] = index[res["ruleId"]]
+    run: dict[str, Any] = {"tool": {"driver": {"name": "evalgap", "version": _version(), "rules": rules}},
+                           "automationDetails": {"id": category}, "results": results, "properties": properties}
+    if root is not None:
+        run["originalUriBaseIds"] = {"%SRCROOT%": {"uri": root.as_uri() + "/"}}
+    return {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [run]}
 _RULES = ((REQUIREMENT_REFUTED, "RefutedRequirement", "error"), (REQUIREMENT_UNKNOWN, "UnknownRequirement", "warning"),
           (REQUIREMENT_BOUNDED, "BoundedProof", "note"))
 
@@ -41,9 +95,6 @@ def _result(r: RequirementResult, report: GapReport, root: Path) -> dict[str, An
     refuted = r.verdict is Verdict.REFUTED
     rule = 0 if refuted else (1 if r.verdict is Verdict.UNKNOWN else 2)
     file, line, col = split_location(r.location)
-    region: dict[str, int] = {"startLine": max(1, line)}
-    if col:
-        region["startColumn"] = col
     reasons = "; ".join(f"{v.engine}: {v.reason}" for v in r.verdicts)
     if refuted:
         text = f"{r.id} refuted: {r.prose} Counterexample: {r.counterexample or 'see evidence'}. {reasons}"
@@ -51,20 +102,15 @@ def _result(r: RequirementResult, report: GapReport, root: Path) -> dict[str, An
         text = f"{r.id} unknown: {r.prose} {reasons}"
     else:
         text = f"{r.id} {verdict_label(r)}: {r.prose} {reasons}"
-    locations: list[dict[str, Any]] = [{
-        "physicalLocation": {"artifactLocation": _artifact(file, root), "region": region},
-        "message": {"text": f"requirement {r.id} in the spec"}}]
+    locations = [sarif_location(_artifact(file, root), line, col, f"requirement {r.id} in the spec")]
     if report.target_file:
         for fn in r.target_functions:
             fline = report.function_lines.get(fn)
             if fline:
-                locations.append({
-                    "physicalLocation": {"artifactLocation": _artifact(report.target_file, root),
-                                         "region": {"startLine": fline}},
-                    "logicalLocations": [{"fullyQualifiedName": fn, "kind": "function"}],
-                    "message": {"text": f"target function {fn}"}})
+                locations.append(sarif_location(_artifact(report.target_file, root), fline,
+                                                message=f"target function {fn}", logical=fn))
     return {
-        "ruleId": _RULES[rule][0], "ruleIndex": rule, "level": _RULES[rule][2], "message": {"text": text},
+        "ruleId": _RULES[rule][0], "level": _RULES[rule][2], "message": {"text": text},
         "locations": locations,
         "partialFingerprints": {"requirementId/v1": f"{report.spec_name}/{r.id}"},
         "properties": {"requirementId": r.id, "verdict": r.verdict.value if r.verdict else None,
@@ -80,27 +126,13 @@ def to_sarif(report: GapReport, root: Path | None = None) -> dict[str, Any]:
         root: the folder ``%SRCROOT%`` stands for (default: the current directory).
     """
     base = (root or Path.cwd()).resolve()
-    try:
-        version = metadata.version("evalgap")
-    except metadata.PackageNotFoundError:
-        version = "0"
-    rules = [{"id": code, "name": name, "shortDescription": {"text": REPORT_CODES[code]},
-              "defaultConfiguration": {"level": level},
-              "help": {"text": "Verdicts, flags and codes: docs/verdicts.md in the evalgap repository."}}
-             for code, name, level in _RULES]
+    rules = [sarif_rule(code, name, REPORT_CODES[code], REPORT_CODES[code] + ". Verdicts, flags and codes: "
+                        "docs/verdicts.md.", level) for code, name, level in _RULES]
     results = [_result(r, report, base) for r in report.requirements
                if r.verdict in (Verdict.REFUTED, Verdict.UNKNOWN) or "bounded-proof" in r.flags]
-    return {
-        "$schema": SARIF_SCHEMA,
-        "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": {"name": "evalgap", "version": version, "rules": rules}},
-            "originalUriBaseIds": {"%SRCROOT%": {"uri": base.as_uri() + "/"}},
-            "results": results,
-            "properties": {"spec": report.spec_name, "target": report.target, "budgetSeconds": report.budget_s,
-                           "sandbox": report.sandbox},
-        }],
-    }
+    return sarif_log(rules, results, {"spec": report.spec_name, "target": report.target,
+                                      "budgetSeconds": report.budget_s, "sandbox": report.sandbox},
+                     f"evalgap/check/{report.spec_name}", base)
 
 
 def render_sarif(report: GapReport) -> str:

@@ -7,12 +7,13 @@ any code under check. In order, each step used when the kernel allows it:
 1. ``unshare(CLONE_NEWUSER | CLONE_NEWNET | CLONE_NEWPID)`` (the user namespace maps the caller's own uid and
    gid, so files keep their owners; as root without user namespaces, ``CLONE_NEWNET | CLONE_NEWPID`` alone):
    no network interface but a downed loopback, and the next fork is PID 1 of a new PID namespace;
-2. a fork: the child (PID 1) runs the worker; this process only waits and exits as the child did. When PID 1
-   ends, or is killed (the server kills this process's group, and ``PR_SET_PDEATHSIG`` kills PID 1 when
-   this process dies), the kernel kills every process in the namespace: nothing outlives the job, even after
-   ``setsid``. The code under check sees no process outside its namespace, so cannot signal the fork server
-   or evalgap;
-3. in PID 1: at most 256 processes (a ``pids`` cgroup of its own where the cgroup file system is writable,
+2. two forks: the first child is PID 1 of the namespace and only waits for the second, PID 2, which runs the
+   worker (PID 1 ignores signals it has no handler for, SIGKILL from inside included, so a target that kills
+   itself must not run as PID 1); each waiting process exits as its child did. When PID 1 ends, or is killed
+   (the server kills this process's group, and ``PR_SET_PDEATHSIG`` kills PID 1 when this process dies), the
+   kernel kills every process in the namespace: nothing outlives the job, even after ``setsid``. The code
+   under check sees no process outside its namespace, so cannot signal the fork server or evalgap;
+3. in the worker (PID 2): at most 256 processes (a ``pids`` cgroup of its own where the cgroup file system is writable,
    ``pids.max``; else ``RLIMIT_NPROC`` inside a user namespace, which real root is exempt from), Landlock
    (:mod:`.landlock`: writes only in the job's folder and ``/dev/null``; no TCP; no signals out of the domain), every capability dropped
    (bounding, ambient, effective, permitted, inheritable) under ``no_new_privs``, and a seccomp filter
@@ -155,22 +156,28 @@ def _drop_capabilities(lib: ctypes.CDLL) -> None:
     lib.capset(header, data)
 
 
-def _mirror_exit(pid: int) -> None:
-    """In the waiting process: wait for PID 1 of the job's namespace and end exactly as it did."""
+def _mirror_exit(pid: int, child_is_init: bool = False) -> None:
+    """In a waiting process: wait for ``pid`` and end exactly as it did (the same exit code, or killed by the
+    same signal). PID 1 of a namespace cannot kill itself (the kernel ignores its own signals), so there a
+    signal death becomes exit code 128 + signal, and the process waiting for PID 1 (``child_is_init``) turns
+    such a code back into that signal."""
     while True:
         try:
             _, status = os.waitpid(pid, 0)
             break
         except ChildProcessError:
             _real_exit(1)
-    if os.WIFSIGNALED(status):
-        sig = os.WTERMSIG(status)
+    sig = os.WTERMSIG(status) if os.WIFSIGNALED(status) else 0
+    code = os.waitstatus_to_exitcode(status) if not sig else 0
+    if child_is_init and 128 < code < 128 + 65:
+        sig, code = code - 128, 0
+    if sig and os.getpid() != 1:
         try:
             signal.signal(sig, signal.SIG_DFL)
         except (OSError, ValueError):
             pass
         os.kill(os.getpid(), sig)
-    _real_exit(os.waitstatus_to_exitcode(status) & 0xFF)
+    _real_exit(128 + sig if sig else code & 0xFF)
 
 
 def enter(job: dict[str, Any], writable: list[str]) -> None:
@@ -192,8 +199,18 @@ def enter(job: dict[str, Any], writable: list[str]) -> None:
             if pid != 0:
                 if report_fd >= 0:
                     os.close(report_fd)
-                _mirror_exit(pid)
+                _mirror_exit(pid, child_is_init=True)
             lib.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)  # same process group: killpg reaches it too
+            # This process is PID 1 of the new namespace, and PID 1 ignores every signal it has no handler
+            # for, SIGKILL from inside included: a target that kills itself would live on and be checked as
+            # if it had returned. So PID 1 only waits (when it ends, the kernel kills the whole namespace) and
+            # the worker runs as PID 2, where signals mean what they mean elsewhere.
+            pid = os.fork()
+            if pid != 0:
+                if report_fd >= 0:
+                    os.close(report_fd)
+                _mirror_exit(pid)
+            lib.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
         if _pids_cgroup(job):
             namespaces.append("pids.max")
         elif "userns" in namespaces and os.getuid() != 0:  # real root is exempt from RLIMIT_NPROC
