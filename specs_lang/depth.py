@@ -32,6 +32,10 @@ def depth_diagnostics(spec: A.Spec, limit: int = MAX_DEPTH) -> list[Diagnostic]:
     Returns:
         One diagnostic per too-deep declaration (empty when the spec is fine), at the deepest node's span.
     """
+    def _span_of(node: Any) -> A.Span:
+        span = getattr(node, "span", None)
+        return span if isinstance(span, A.Span) else A.NOSPAN
+
     out: list[Diagnostic] = []
     roots: list[Any] = [*spec.requirements, *spec.functions, *spec.classes, *spec.assumptions, *spec.lets,
                         *spec.defs, *spec.records, *spec.configs, *spec.stubs]
@@ -39,7 +43,7 @@ def depth_diagnostics(spec: A.Spec, limit: int = MAX_DEPTH) -> list[Diagnostic]:
         deepest, where = _deepest(root)
         if deepest > limit:
             out.append(Diagnostic(
-                NESTED_TOO_DEEPLY, where or getattr(root, "span", A.NOSPAN),
+                NESTED_TOO_DEEPLY, where if isinstance(where, A.Span) else _span_of(root),
                 f"nested too deeply: {deepest} levels here, at most {limit} are accepted",
                 "name parts of the expression with `let` (or a `record` for a type) to nest less"))
     return out

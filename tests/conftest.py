@@ -27,6 +27,13 @@ def _hypothesis_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("hypothesis-home")
 
 
+@pytest.fixture(scope="session")
+def hypothesis_home(_hypothesis_home: Path) -> Path:
+    """The session's ``EVALGAP_HYPOTHESIS_HOME`` (Hypothesis builds its unicode tables once), for tests that
+    pass it to commands they run in their own environment (the adversarial suite)."""
+    return _hypothesis_home
+
+
 @pytest.fixture(autouse=True)
 def _private_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch,
                    _hypothesis_home: Path) -> Path:

@@ -144,13 +144,19 @@ def _outcome(rc: int, wall: float, status: str = "cpu-limit") -> WorkerOutcome:
     return WorkerOutcome(None, status, rc, "", wall)
 
 
+def _reason(out: WorkerOutcome, budget: Budget, elapsed: float) -> str:
+    verdict = worker_failure(out, budget, elapsed)
+    assert verdict is not None
+    return verdict.reason
+
+
 def test_a_signal_is_named_and_told_apart_from_the_cpu_limit() -> None:
     budget = Budget(seconds=3.0)
-    assert "crash: killed by SIGKILL after 0.5 s" in worker_failure(_outcome(-9, 0.5), budget, 1).reason
-    assert "budget exhausted" in worker_failure(_outcome(-9, 40.0), budget, 40).reason
-    assert "killed by SIGXCPU" in worker_failure(_outcome(-int(signal.SIGXCPU), 5.0), budget, 5).reason
-    assert "killed by SIGSEGV" in worker_failure(_outcome(-11, 1.0, "crashed"), budget, 1).reason
-    assert "exit code 3" in worker_failure(_outcome(3, 1.0, "crashed"), budget, 1).reason
+    assert "crash: killed by SIGKILL after 0.5 s" in _reason(_outcome(-9, 0.5), budget, 1)
+    assert "budget exhausted" in _reason(_outcome(-9, 40.0), budget, 40)
+    assert "killed by SIGXCPU" in _reason(_outcome(-int(signal.SIGXCPU), 5.0), budget, 5)
+    assert "killed by SIGSEGV" in _reason(_outcome(-11, 1.0, "crashed"), budget, 1)
+    assert "exit code 3" in _reason(_outcome(3, 1.0, "crashed"), budget, 1)
 
 
 @pytest.mark.parametrize("value", [math.nan, math.inf, -math.inf, 0.0, -2.0, 1e12])

@@ -244,8 +244,9 @@ class Listener:
             sel.register(sock, selectors.EVENT_READ, label)
         while not self._stop.is_set():
             for key, _ in sel.select(timeout=0.05):
-                sock, label = key.fileobj, key.data
-                assert isinstance(sock, socket.socket)
+                fileobj, label = key.fileobj, key.data
+                assert isinstance(fileobj, socket.socket)
+                sock = fileobj
                 try:
                     if label == "udp":
                         data, peer = sock.recvfrom(200)

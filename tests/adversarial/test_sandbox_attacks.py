@@ -34,8 +34,8 @@ from pathlib import Path
 
 import pytest
 
-from .attacks import ATTACKS, PHASES, Attack, target_source
-from .hostile import BENIGN_TARGET, SPEC, Arena, Outcome, git
+from attacks import ATTACKS, PHASES, Attack, target_source
+from hostile import BENIGN_TARGET, SPEC, Arena, Outcome, git
 
 pytestmark = pytest.mark.adversarial
 
