@@ -54,18 +54,6 @@ def py_source(value: Any) -> str:
     return repr(value)
 
 
-def _selftest() -> str | None:
-    @icontract.ensure(lambda result: result > 0, "evalgap self-test")
-    def _probe() -> int:
-        return 0
-
-    try:
-        _probe()
-    except icontract.ViolationError:
-        return None
-    return "icontract checks are disabled in the Hypothesis process (was CrossHair imported?)"
-
-
 def _warm_unicode_tables(storage: str | None) -> None:
     """Load (or build once, ~2 CPU s) Hypothesis's unicode tables from a shared folder before the guard is
     installed, then point Hypothesis back at the worker's own folder for anything it writes later."""
@@ -108,7 +96,7 @@ def _work(ch: channel.Channel) -> dict[str, Any]:
     from hypothesis.errors import Flaky, Unsatisfiable
 
     base: dict[str, Any] = {"hypothesis_version": hypothesis.__version__}
-    problem = _selftest()
+    problem = channel.contracts_enforced("Hypothesis")
     if problem or "crosshair" in sys.modules:
         return {**base, "outcome": "error", "stage": "enforcement", "message": problem or "crosshair imported"}
     _warm_unicode_tables(req.get("storage_dir"))
@@ -171,7 +159,7 @@ def _work(ch: channel.Channel) -> dict[str, Any]:
 
 def _after(ch: channel.Channel, result: dict[str, Any]) -> dict[str, Any]:
     """A passing run must still have icontract's checks on (a target may have switched them off)."""
-    problem = _selftest()
+    problem = channel.contracts_enforced("Hypothesis")
     if problem:
         ch.flag(f"icontract's checks were switched off during the run ({problem})")
     return result

@@ -36,18 +36,6 @@ import icontract
 from evalgap.verifier.sandbox import channel
 
 
-def _enforcement_selftest() -> str | None:
-    @icontract.ensure(lambda result: result > 0, "evalgap self-test")
-    def _probe() -> int:
-        return 0
-
-    try:
-        _probe()
-    except icontract.ViolationError:
-        return None
-    return "icontract checks are disabled in the replay process (was CrossHair imported?)"
-
-
 def _build_args(sources: list[str], namespace: dict[str, Any]) -> list[Any]:
     """Evaluate the argument sources together, so CrossHair's aliases (``(v1:=b'')``, ``v1``) resolve to the
     same object."""
@@ -134,7 +122,7 @@ def main(argv: list[str]) -> int:
 def _work(ch: channel.Channel) -> dict[str, Any]:
     req = ch.request
     ch.add_paths()
-    problem = _enforcement_selftest()
+    problem = channel.contracts_enforced("replay")
     if problem or "crosshair" in sys.modules:
         return {"outcome": "error", "stage": "enforcement", "message": problem or "crosshair imported"}
     ch.watch_modules(("icontract",))
@@ -180,7 +168,7 @@ def _work(ch: channel.Channel) -> dict[str, Any]:
     if req.get("expect_zero") and returned != 0:
         return {"outcome": "violation", "kind": "post", "message": "check returned a failing index",
                      "returned": returned if isinstance(returned, int) else None}
-    if _enforcement_selftest() is not None:
+    if channel.contracts_enforced("replay") is not None:
         ch.flag("icontract's checks were switched off during the replay")
     return {"outcome": "passed", "returned": repr(returned)[:500]}
 

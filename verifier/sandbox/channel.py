@@ -294,6 +294,26 @@ def _same(a: Any, b: Any) -> bool:
     return a is b
 
 
+def contracts_enforced(process: str) -> str | None:
+    """None when icontract's checks run in this process, else why not (design.md section 8: importing
+    CrossHair turns them into no-ops, so a worker that replays or tests must never have imported it).
+
+    Args:
+        process: the worker's name for the message (``replay``, ``Hypothesis``).
+    """
+    import icontract
+
+    @icontract.ensure(lambda result: result > 0, "evalgap self-test")
+    def _probe() -> int:
+        return 0
+
+    try:
+        _probe()
+    except icontract.ViolationError:
+        return None
+    return f"icontract checks are disabled in the {process} process (was CrossHair imported?)"
+
+
 def run(argv: list[str], work: Callable[[Channel], dict[str, Any]]) -> int:
     """The scaffold's main: open the channel, run ``work`` (its returned dict is the result), send it.
 
