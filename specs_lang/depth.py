@@ -8,10 +8,10 @@ line and column, never a ``RecursionError``.
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 from evalgap.specs_lang import ast as A
+from evalgap.specs_lang.astwalk import children
 from evalgap.specs_lang.diagnostics import NESTED_TOO_DEEPLY
 from evalgap.specs_lang.errors import Diagnostic
 
@@ -49,14 +49,6 @@ def depth_diagnostics(spec: A.Spec, limit: int = MAX_DEPTH) -> list[Diagnostic]:
     return out
 
 
-def _children(node: Any) -> list[Any]:
-    if isinstance(node, (tuple, list)):
-        return list(node)
-    if dataclasses.is_dataclass(node) and not isinstance(node, (type, A.Span)):
-        return [getattr(node, f.name) for f in dataclasses.fields(node)]
-    return []
-
-
 def _deepest(root: Any) -> tuple[int, A.Span | None]:
     """(depth, span) of the deepest node under ``root``; tuples do not count as a level."""
     best, where = 0, None
@@ -71,5 +63,5 @@ def _deepest(root: Any) -> tuple[int, A.Span | None]:
             span = here
         if level > best:
             best, where = level, span
-        stack.extend((child, level, span) for child in _children(node))
+        stack.extend((child, level, span) for child in children(node))
     return best, where

@@ -8,10 +8,10 @@ which no requirement needs and which makes a clause's meaning depend on CPython 
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 from evalgap.specs_lang import ast as A
+from evalgap.specs_lang.astwalk import children
 from evalgap.specs_lang.diagnostics import DUNDER_ACCESS, EMPTY_RANGE, EMPTY_SPEC
 from evalgap.specs_lang.errors import Diagnostic
 
@@ -30,9 +30,11 @@ def _walk(root: Any) -> list[Any]:
         node = stack.pop()
         if isinstance(node, (tuple, list)):
             stack.extend(node)
-        elif dataclasses.is_dataclass(node) and not isinstance(node, (type, A.Span)):
-            out.append(node)
-            stack.extend(getattr(node, f.name) for f in dataclasses.fields(node))
+        else:
+            kids = children(node)  # every AST node has fields (its span at least); a leaf has none
+            if kids:
+                out.append(node)
+                stack.extend(kids)
     return out
 
 
