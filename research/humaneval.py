@@ -6,7 +6,7 @@ Sources read (each folder's ``SOURCE.txt`` gives provenance and licence):
 * ``humanevalplus/HumanEvalPlus.jsonl.gz`` (Apache-2.0, EvalPlus v0.1.10): ``base_input + plus_input`` (the
   ground-truth inputs), its revised ``canonical_solution`` (the trusted reference they are compared against,
   as EvalPlus does), ``atol``, and ``contract`` (input-validity asserts marked ``# $_CONTRACT_$``);
-* ``llm-runs/humaneval_gpt-3.5-turbo_runs.jsonl.gz`` (no licence: read locally, never copied into the
+* ``llm-runs/*.jsonl[.gz]``, e.g. ``humaneval_gpt-3.5-turbo_runs.jsonl.gz`` (no licence: read locally, never copied into the
   project): 10 gpt-3.5-turbo runs per task; the first run of each task has ``run: null`` and is run 1 here;
 * ``humanevalfix-python/humanevalfix_python_pairs.jsonl.gz``: HumanEvalFix buggy programs (the visible
   ``check`` is cut off) and the fixed (= canonical) programs.
@@ -227,23 +227,57 @@ def load_tasks(data_dir: Path, task_ids: Iterable[str] | None = None,
     return out
 
 
-def llm_run_candidates(data_dir: Path, tasks: dict[str, Task]) -> list[Candidate]:
-    """The labelled gpt-3.5-turbo runs of ``llm-runs/`` for the given tasks (run numbers 1..10).
+def _runs_files(folder: Path) -> list[Path]:
+    files = sorted(p for p in folder.glob("*.jsonl*") if p.is_file() and p.name.endswith((".jsonl", ".jsonl.gz")))
+    if not files:
+        raise DatasetError(f"{folder}: no runs files (*.jsonl or *.jsonl.gz) found (is the data folder right? "
+                           "see its SOURCE.txt)")
+    return files
 
-    The recorded labels (``recheck_passed_humaneval_tests``, ``recheck_humanevalplus``) are kept as
-    information only; evalgap computes its own verdicts.
+
+def _read_runs(path: Path) -> list[dict[str, Any]]:
+    if path.name.endswith(".gz"):
+        return _read_jsonl_gz(path)
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def _model_of(row: dict[str, Any], path: Path) -> str:
+    """The row's ``model``, else the model in a ``humaneval_<model>_runs.jsonl[.gz]`` file name."""
+    if row.get("model"):
+        return str(row["model"])
+    stem = path.name.split(".jsonl")[0]
+    return stem.removeprefix("humaneval_").removesuffix("_runs") or stem
+
+
+def llm_run_candidates(data_dir: Path, tasks: dict[str, Task]) -> list[Candidate]:
+    """The labelled LLM runs of every runs file in ``llm-runs/`` for the given tasks.
+
+    Each file (``*.jsonl`` or ``*.jsonl.gz``, e.g. ``humaneval_gpt-3.5-turbo_runs.jsonl.gz``) holds one run per
+    line; the candidate's source is the row's ``model`` (or the model named by the file), so runs of several
+    models stay apart. Candidate IDs are ``TASK#runN`` when the folder holds one model and ``TASK#MODEL#runN``
+    when it holds several. The recorded labels (``recheck_passed_humaneval_tests``, ``recheck_humanevalplus``)
+    are kept as information only; evalgap computes its own verdicts.
+
+    Raises:
+        DatasetError: no runs file in the folder, or a malformed one.
     """
-    rows = _read_jsonl_gz(data_dir / "llm-runs" / "humaneval_gpt-3.5-turbo_runs.jsonl.gz")
+    rows: list[tuple[dict[str, Any], str]] = []
+    for path in _runs_files(data_dir / "llm-runs"):
+        try:
+            rows += [(r, _model_of(r, path)) for r in _read_runs(path)]
+        except (OSError, ValueError, UnicodeDecodeError) as exc:
+            raise DatasetError(f"{path}: not a JSON-lines runs file ({exc})") from exc
+    several = len({m for _, m in rows}) > 1
     out = []
-    for r in rows:
-        if r["task_id"] not in tasks:
+    for r, model in rows:
+        if r.get("task_id") not in tasks or "code" not in r:
             continue
         run = 1 if r.get("run") in (None, "None") else int(r["run"])
         plus = (r.get("recheck_humanevalplus") or {}).get("status", "none")
         labels = (("recheck_passed_humaneval_tests", str(r.get("recheck_passed_humaneval_tests"))),
                   ("recheck_humanevalplus", str(plus)))
-        out.append(Candidate(f"{r['task_id']}#run{run}", r["task_id"], str(r.get("model", "gpt-3.5-turbo")),
-                             r["code"], run, labels))
+        cid = f"{r['task_id']}#{model}#run{run}" if several else f"{r['task_id']}#run{run}"
+        out.append(Candidate(cid, r["task_id"], model, r["code"], run, labels))
     return out
 
 
@@ -281,7 +315,7 @@ def build_dataset(adapter: str, data_dir: Path, task_ids: Iterable[str] | None =
     """Build a dataset with one of :data:`ADAPTERS` from the ``shared/data`` folder.
 
     Args:
-        adapter: ``humaneval`` (canonical solutions only), ``llm-runs`` (gpt-3.5 runs), ``humanevalfix``
+        adapter: ``humaneval`` (canonical solutions only), ``llm-runs`` (every runs file), ``humanevalfix``
             (buggy and fixed pairs), ``humaneval-all`` (all three).
         data_dir: the data folder.
         task_ids: restrict to these tasks (None: all).

@@ -1,25 +1,55 @@
 """The logic of the ``evalgap compare`` command (cli.py only parses options): resolve the dataset, run,
-write ``candidates.jsonl``, ``summary.json``, ``summary.md`` and plots."""
+write ``candidates.jsonl``, ``summary.json``, ``results.csv``, ``rates.csv``, ``summary.md`` and plots."""
 
 from __future__ import annotations
 
 import json
+import random
 from dataclasses import asdict
 from pathlib import Path
 from typing import Callable
 
 from evalgap.research.compare import CompareOptions, compare
-from evalgap.research.dataset import Dataset, load_dataset
+from evalgap.research.dataset import Candidate, Dataset, load_dataset
 from evalgap.research.errors import DatasetError
 from evalgap.research.humaneval import ADAPTERS, build_dataset
 from evalgap.research.adapters_more import MORE_ADAPTERS, build_more
 from evalgap.research.summary import Summary, render_markdown, summarize
+from evalgap.research.tables import rates_csv, results_csv
 
-__all__ = ["resolve_dataset", "run_compare"]
+__all__ = ["resolve_dataset", "run_compare", "sample_candidates"]
+
+
+def sample_candidates(cands: list[Candidate], per_group: int, seed: int) -> list[Candidate]:
+    """A seeded sample of at most ``per_group`` candidates from each group of equal source and labels.
+
+    Args:
+        cands: the candidates, in dataset order.
+        per_group: how many to keep per (source, recorded labels) group (all of a smaller group).
+        seed: the random seed; the same seed and candidates give the same sample on every machine.
+
+    Returns:
+        The sampled candidates, in their dataset order.
+
+    Raises:
+        DatasetError: ``per_group`` below 1.
+    """
+    if per_group < 1:
+        raise DatasetError(f"--sample must be at least 1, got {per_group}")
+    groups: dict[tuple[str, tuple[tuple[str, str], ...]], list[str]] = {}
+    for c in cands:
+        groups.setdefault((c.source, c.labels), []).append(c.candidate_id)
+    rng = random.Random(seed)
+    keep: set[str] = set()
+    for key in sorted(groups):
+        ids = sorted(groups[key])
+        keep.update(ids if len(ids) <= per_group else rng.sample(ids, per_group))
+    return [c for c in cands if c.candidate_id in keep]
 
 
 def resolve_dataset(arg: str, tasks: list[str] | None = None, sources: list[str] | None = None,
-                    limit: int | None = None, specs: Path | None = None) -> Dataset:
+                    limit: int | None = None, specs: Path | None = None, sample: int | None = None,
+                    seed: int = 0) -> Dataset:
     """A dataset from ``ADAPTER:DATA_DIR`` (e.g. ``llm-runs:../shared/data``) or a JSONL file / folder.
 
     Args:
@@ -28,6 +58,9 @@ def resolve_dataset(arg: str, tasks: list[str] | None = None, sources: list[str]
         sources: keep only candidates from these sources (None: all).
         limit: keep at most this many candidates (after the filters; None: all).
         specs: a folder of property specs attached to an adapter's tasks (see ``load_tasks``).
+        sample: keep a seeded sample of this many candidates per (source, labels) group (None: all);
+            applied after the filters and before ``limit``.
+        seed: the sample's random seed.
 
     Raises:
         DatasetError: unknown adapter, missing path, malformed file.
@@ -47,6 +80,8 @@ def resolve_dataset(arg: str, tasks: list[str] | None = None, sources: list[str]
             ds = Dataset(ds.name, tuple(t for t in ds.tasks if t.task_id in keep),
                          tuple(c for c in ds.candidates if c.task_id in keep), ds.origin)
     cands = [c for c in ds.candidates if sources is None or c.source in sources]
+    if sample is not None:
+        cands = sample_candidates(cands, sample, seed)
     if limit is not None:
         cands = cands[:limit]
     return Dataset(ds.name, ds.tasks, tuple(cands), ds.origin)
@@ -62,6 +97,8 @@ def run_compare(ds: Dataset, out: Path, opts: CompareOptions, plots: bool = True
     results = compare(ds, out, opts, progress)
     s = summarize(results)
     (out / "summary.json").write_text(json.dumps(asdict(s), indent=1), encoding="utf-8")
+    (out / "results.csv").write_text(results_csv(results), encoding="utf-8")
+    (out / "rates.csv").write_text(rates_csv(s), encoding="utf-8")
     md = render_markdown(s, f"evalgap compare: {ds.name}")
     if plots:
         try:

@@ -18,9 +18,10 @@ Counts over *distinct programs* evaluate each (task, code digest) once; counts o
 from __future__ import annotations
 
 import statistics
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from evalgap.research.stats import wilson
 from evalgap.research.verdicts import CandidateResult, outcome
 
 __all__ = ["Summary", "summarize", "render_markdown"]
@@ -45,6 +46,11 @@ class Summary:
         agreement: evaluator -> evaluator -> share of programs with equal outcomes.
         pass_rate_drop: 1 - accept(ground truth) / accept(tests) over candidates (None without both).
         settings: the evaluators' settings (budgets, seeds) as recorded in the verdicts.
+        false_refutation_rate: evaluator -> {rejected, right, rate, interval} over the right programs.
+        pass_at_1: source (model) -> evaluator -> {accept, n, rate, interval} over that source's candidates:
+            the EvalPlus-style pass@1 drop from the tests to the ground truth and to each formal evaluator.
+
+    Every ``interval`` is the 95 % Wilson score interval ``[low, high]`` of the rate beside it (None for n = 0).
     """
 
     evaluators: list[str]
@@ -59,6 +65,8 @@ class Summary:
     agreement: dict[str, dict[str, float]]
     pass_rate_drop: float | None
     settings: dict[str, Any]
+    false_refutation_rate: dict[str, dict[str, Any]] = field(default_factory=dict)
+    pass_at_1: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
 
 
 def _o(r: CandidateResult, ev: str) -> str | None:
@@ -79,7 +87,8 @@ def summarize(results: list[CandidateResult]) -> Summary:
         outs = [_o(r, ev) for r in results]
         n = sum(o is not None for o in outs)
         accept[ev] = {"accept": outs.count("accept"), "reject": outs.count("reject"),
-                      "unknown": outs.count("unknown"), "rate": round(outs.count("accept") / n, 4) if n else None}
+                      "unknown": outs.count("unknown"), "rate": round(outs.count("accept") / n, 4) if n else None,
+                      "interval": _interval(outs.count("accept"), n)}
     gap_progs = [r for r in distinct if _o(r, "tests") == "accept" and _o(r, GT) == "reject"]
     gap_keys = {(r.task_id, r.digest) for r in gap_progs}
     gap_cands = sum((r.task_id, r.digest) in gap_keys for r in results)
@@ -89,7 +98,8 @@ def summarize(results: list[CandidateResult]) -> Summary:
         outs = [_o(r, ev) for r in gap_progs]
         rec = outs.count("reject")
         recall[ev] = {"rejected": rec, "unknown": outs.count("unknown"), "accepted": outs.count("accept"),
-                      "recall": round(rec / len(gap_progs), 4) if gap_progs else None}
+                      "recall": round(rec / len(gap_progs), 4) if gap_progs else None,
+                      "interval": _interval(rec, len(gap_progs))}
         fr = []
         for r in right:
             fv = r.verdict(ev)
@@ -121,33 +131,73 @@ def summarize(results: list[CandidateResult]) -> Summary:
                     settings.setdefault(v.evaluator, {}).setdefault(k, val)
     gap = {"count": len(gap_progs), "candidates": gap_cands, "task_ids": sorted({r.task_id for r in gap_progs}),
            "programs": [{"candidate_id": r.candidate_id, "task_id": r.task_id, "run": r.run} for r in gap_progs]}
+    fr_rate = {ev: {"rejected": len(frs), "right": len(right),
+                    "rate": round(len(frs) / len(right), 4) if right else None,
+                    "interval": _interval(len(frs), len(right))} for ev, frs in false_ref.items()}
     return Summary(evs, len(results), len(distinct), accept, gap, recall, len(right), false_ref, cpu, agreement,
-                   drop, settings)
+                   drop, settings, fr_rate, _pass_at_1(results, evs))
+
+
+def _interval(k: int, n: int) -> list[float] | None:
+    iv = wilson(k, n)
+    return list(iv) if iv is not None else None
+
+
+def _pass_at_1(results: list[CandidateResult], evs: list[str]) -> dict[str, dict[str, dict[str, Any]]]:
+    """Per source, the share of its candidates each evaluator accepts (pass@1 with one sample per run)."""
+    out: dict[str, dict[str, dict[str, Any]]] = {}
+    for src in sorted({r.source for r in results}):
+        mine = [r for r in results if r.source == src]
+        row: dict[str, dict[str, Any]] = {}
+        for ev in evs:
+            outs = [_o(r, ev) for r in mine]
+            n = sum(o is not None for o in outs)
+            k = outs.count("accept")
+            row[ev] = {"accept": k, "n": n, "rate": round(k / n, 4) if n else None, "interval": _interval(k, n)}
+        out[src] = row
+    return out
 
 
 def _pct(x: float | None) -> str:
     return "n/a" if x is None else f"{100 * x:.1f} %"
 
 
+def _ci(iv: list[float] | None) -> str:
+    return "n/a" if iv is None else f"[{100 * iv[0]:.1f}, {100 * iv[1]:.1f}]"
+
+
 def render_markdown(s: Summary, title: str = "evalgap compare") -> str:
     """The summary as a Markdown report (tables of every figure, false refutations listed)."""
     ln = [f"# {title}", "", f"{s.candidates} candidates, {s.programs} distinct programs; "
           f"{s.right_programs} distinct programs right by the ground truth.", ""]
-    ln += ["## Accept rate per evaluator (all candidates)", "", "| evaluator | accept | reject | unknown | rate |",
-           "|---|---|---|---|---|"]
-    ln += [f"| {e} | {a['accept']} | {a['reject']} | {a['unknown']} | {_pct(a['rate'])} |" for e, a in s.accept.items()]
+    ln += ["Every rate is given with its 95 % Wilson score interval (in percent).", ""]
+    ln += ["## Accept rate per evaluator (all candidates)", "",
+           "| evaluator | accept | reject | unknown | rate | 95 % interval |", "|---|---|---|---|---|---|"]
+    ln += [f"| {e} | {a['accept']} | {a['reject']} | {a['unknown']} | {_pct(a['rate'])} | {_ci(a.get('interval'))} |"
+           for e, a in s.accept.items()]
     ln += ["", f"Pass-rate drop from the benchmark's tests to the ground truth: {_pct(s.pass_rate_drop)} "
            "(EvalPlus reports pass@k drops of up to about 20-29 % with its extended tests).", ""]
     ln += ["## Evaluation gap", "", f"**{s.gap['count']} distinct programs** ({s.gap['candidates']} candidates) pass "
            "the benchmark's tests but are wrong by the ground truth.", "",
-           "| evaluator | rejects (recall) | unknown | accepts |", "|---|---|---|---|"]
-    ln += [f"| {e} | {r['rejected']} ({_pct(r['recall'])}) | {r['unknown']} | {r['accepted']} |"
-           for e, r in s.recall.items()]
+           "| evaluator | rejects (recall) | 95 % interval | unknown | accepts |", "|---|---|---|---|---|"]
+    ln += [f"| {e} | {r['rejected']} ({_pct(r['recall'])}) | {_ci(r.get('interval'))} | {r['unknown']} | "
+           f"{r['accepted']} |" for e, r in s.recall.items()]
+    if s.gap["programs"]:
+        ln += ["", "Gap programs: " + ", ".join(f"`{p['candidate_id']}`" for p in s.gap["programs"]) + "."]
+    if s.pass_at_1:
+        ln += ["", "## pass@1 under each evaluator, per source", "",
+               "| source | " + " | ".join(s.evaluators) + " |", "|---" * (len(s.evaluators) + 1) + "|"]
+        for src, row in s.pass_at_1.items():
+            ln.append(f"| {src} | " + " | ".join(
+                f"{_pct(row[e]['rate'])} {_ci(row[e]['interval'])}" if e in row else "n/a" for e in s.evaluators)
+                + " |")
     ln += ["", "## False refutations (rejected, but right by the ground truth)", ""]
     for e, frs in s.false_refutations.items():
         if e == "ground-truth":
             continue
-        ln.append(f"* **{e}**: {len(frs)} of {s.right_programs}")
+        fr = s.false_refutation_rate.get(e, {})
+        ln.append(f"* **{e}**: {len(frs)} of {s.right_programs}"
+                  + (f" ({_pct(fr.get('rate'))}, 95 % interval {_ci(fr.get('interval'))})" if fr else ""))
         ln += [f"  * {f['candidate_id']}: {f['reason'][:200]}" + (f" — `{f['counterexample'][:160]}`"
                if f.get("counterexample") else "") for f in frs]
     ln += ["", "## CPU seconds per distinct program", "", "| evaluator | outcome | n | mean s | median s | total s |",
