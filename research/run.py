@@ -15,6 +15,7 @@ from evalgap.research.errors import DatasetError
 from evalgap.research.humaneval import ADAPTERS, build_dataset
 from evalgap.research.adapters_more import MORE_ADAPTERS, build_more
 from evalgap.research.summary import Summary, render_markdown, summarize
+from evalgap.research.splits import tasks_in_part
 from evalgap.research.tables import rates_csv, results_csv
 
 __all__ = ["resolve_dataset", "run_compare", "sample_candidates"]
@@ -49,7 +50,7 @@ def sample_candidates(cands: list[Candidate], per_group: int, seed: int) -> list
 
 def resolve_dataset(arg: str, tasks: list[str] | None = None, sources: list[str] | None = None,
                     limit: int | None = None, specs: Path | None = None, sample: int | None = None,
-                    seed: int = 0) -> Dataset:
+                    seed: int = 0, part: str | None = None) -> Dataset:
     """A dataset from ``ADAPTER:DATA_DIR`` (e.g. ``llm-runs:../shared/data``) or a JSONL file / folder.
 
     Args:
@@ -61,6 +62,8 @@ def resolve_dataset(arg: str, tasks: list[str] | None = None, sources: list[str]
         sample: keep a seeded sample of this many candidates per (source, labels) group (None: all);
             applied after the filters and before ``limit``.
         seed: the sample's random seed.
+        part: keep only the tasks of this part of the committed development / evaluation split (``dev`` or
+            ``eval``, see :mod:`evalgap.research.splits`; None: all).
 
     Raises:
         DatasetError: unknown adapter, missing path, malformed file.
@@ -79,6 +82,10 @@ def resolve_dataset(arg: str, tasks: list[str] | None = None, sources: list[str]
             keep = set(tasks)
             ds = Dataset(ds.name, tuple(t for t in ds.tasks if t.task_id in keep),
                          tuple(c for c in ds.candidates if c.task_id in keep), ds.origin)
+    if part is not None:
+        keep_tasks = set(tasks_in_part([t.task_id for t in ds.tasks], part))
+        ds = Dataset(ds.name, tuple(t for t in ds.tasks if t.task_id in keep_tasks),
+                     tuple(c for c in ds.candidates if c.task_id in keep_tasks), ds.origin)
     cands = [c for c in ds.candidates if sources is None or c.source in sources]
     if sample is not None:
         cands = sample_candidates(cands, sample, seed)

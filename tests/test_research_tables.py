@@ -145,3 +145,35 @@ def test_compare_writes_the_csv_tables_and_samples_from_the_command_line(tmp_pat
     assert {(x["table"], x["evaluator"], x["k"], x["n"]) for x in rates if x["table"] == "accept_rate"} == \
         {("accept_rate", "tests", "2", "2"), ("accept_rate", "ground-truth", "0", "2")}
     assert len((tmp_path / "out" / "results.csv").read_text(encoding="utf-8").splitlines()) == 1 + 2 * 2
+
+
+def test_the_committed_split_is_what_the_rule_gives_and_parts_do_not_overlap() -> None:
+    from evalgap.research.splits import frozen_split, part_of, tasks_in_part
+
+    for bench, size in (("humaneval", 164), ("quixbugs", 40), ("mbppplus", 399)):
+        sp = frozen_split(bench)
+        assert len(sp["dev"]) + len(sp["eval"]) == size and not set(sp["dev"]) & set(sp["eval"])
+        assert all(part_of(t) == "dev" for t in sp["dev"]) and all(part_of(t) == "eval" for t in sp["eval"])
+        assert 0.35 < len(sp["eval"]) / size < 0.65  # about half each
+    he = frozen_split("humaneval")
+    assert tasks_in_part(["HumanEval/0", "HumanEval/1", "HumanEval/2"], "eval") == \
+        [t for t in ["HumanEval/0", "HumanEval/1", "HumanEval/2"] if t in he["eval"]]
+    with pytest.raises(DatasetError):
+        tasks_in_part(["HumanEval/0"], "test")
+    with pytest.raises(DatasetError, match="no committed split"):
+        frozen_split("nosuch")
+
+
+def test_compare_part_keeps_only_that_parts_tasks(tmp_path: Path) -> None:
+    from evalgap.research.dataset import Dataset, save_dataset
+    from evalgap.research.run import resolve_dataset
+    from evalgap.research.splits import part_of
+
+    tasks = tuple(Task(f"toy/{i}", "f", "prose") for i in range(12))
+    cands = tuple(Candidate(f"c{i}", t.task_id, "m", "def f(): pass\n") for i, t in enumerate(tasks))
+    save_dataset(Dataset("toy", tasks, cands), tmp_path / "toy.jsonl")
+    dev = resolve_dataset(str(tmp_path / "toy.jsonl"), part="dev")
+    ev = resolve_dataset(str(tmp_path / "toy.jsonl"), part="eval")
+    assert {t.task_id for t in dev.tasks} == {t.task_id for t in tasks if part_of(t.task_id) == "dev"}
+    assert {c.task_id for c in ev.candidates} == {t.task_id for t in tasks if part_of(t.task_id) == "eval"}
+    assert len(dev.candidates) + len(ev.candidates) == 12 and dev.candidates and ev.candidates
