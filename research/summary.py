@@ -82,7 +82,7 @@ def summarize(results: list[CandidateResult]) -> Summary:
             if v.evaluator not in evs:
                 evs.append(v.evaluator)
     distinct = [r for r in results if r.duplicate_of is None]
-    accept = {}
+    accept: dict[str, dict[str, Any]] = {}
     for ev in evs:
         outs = [_o(r, ev) for r in results]
         n = sum(o is not None for o in outs)

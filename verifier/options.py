@@ -45,10 +45,10 @@ PROFILES: dict[str, dict[str, Any]] = {
     "thorough": {"budget": 60.0, "hypothesis_examples": 1000},
 }
 _DEFAULTS: dict[str, Any] = {"budget": DEFAULT_BUDGET_S, "jobs": None, "engines": ENGINES,
-                             "hypothesis_examples": 200, "seed": None, "cache": True}
+                             "hypothesis_examples": 200, "seed": None, "cache": True, "strength": False}
 _TYPES: dict[str, tuple[type, ...]] = {"budget": (int, float), "jobs": (int,), "engines": (str, list),
                                        "hypothesis_examples": (int,), "seed": (int,), "cache": (bool,),
-                                       "profile": (str,), "specs": (list,)}
+                                       "profile": (str,), "specs": (list,), "strength": (bool,)}
 
 
 def default_jobs() -> int:
@@ -78,6 +78,9 @@ class Settings:
         memory_bytes: address-space limit of each worker process, bytes.
         analysis: also run the Z3 analysis of the spec (``check``; findings land in ``spec_findings``).
         profile: the profile applied, or None.
+        strength: also measure each passing requirement's spec strength by mutation analysis
+            (:mod:`evalgap.verifier.strength`; costs one check of the spec per mutant).
+        strength_mutants: at most this many mutants per target function.
         sources: option -> the layer it came from (``default``, ``pyproject.toml``, ``profile X``, ``command
             line``), for reports and debugging; empty when built directly.
     """
@@ -92,6 +95,8 @@ class Settings:
     memory_bytes: int = 4 * 1024**3
     analysis: bool = True
     profile: str | None = None
+    strength: bool = False
+    strength_mutants: int = 12
     sources: dict[str, str] = field(default_factory=dict, compare=False, hash=False)
 
     def __post_init__(self) -> None:
@@ -186,7 +191,7 @@ def resolve_settings(cli: Mapping[str, Any], start: Path, env: Mapping[str, str]
     return Settings(budget_s=budget, jobs=int(jobs) if jobs else default_jobs(),
                     engines=parse_engines(merged["engines"], f"engines (from {sources['engines']})"),
                     hypothesis_examples=examples, seed=merged["seed"], cache=bool(merged["cache"]),
-                    profile=profile, sources=sources)
+                    profile=profile, strength=bool(merged["strength"]), sources=sources)
 
 
 #: The largest budget accepted, CPU seconds (one day): a larger one is a typo, and the worker's wall limits

@@ -74,7 +74,7 @@ class _Progress:
 @click.option("--analysis/--no-analysis", default=True, show_default=True,
               help="Also run the Z3 analysis of the requirements (a conflict exits 1).")
 @click.option("--fail-on", "fail_on", default="refuted,unknown", show_default=True, metavar="LIST",
-              help="What makes the exit code non-zero: refuted,unknown,bounded,not-formalized,smell "
+              help="What makes the exit code non-zero: refuted,unknown,bounded,not-formalized,smell,weak "
                    "(exit 1; unknown exits 3 when nothing else fails).")
 @click.option("--tests", "tests_path", type=click.Path(path_type=Path), metavar="PATH",
               help="Run the project's pytest tests at PATH (sandboxed) and map them to requirements by "
@@ -85,12 +85,14 @@ class _Progress:
 @click.option("--no-cache", is_flag=True, help="Do not read or write the result cache ($EVALGAP_CACHE_DIR).")
 @click.option("--emit-tests", "emit_dir", type=click.Path(path_type=Path), metavar="DIR",
               help="Write a pytest reproducer file per refutation into DIR.")
+@click.option("--strength", is_flag=True, default=None, help="Also measure each passing requirement's spec "
+              "strength by mutation analysis (one more check per mutant; flags `weak` requirements).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress on standard error (the report is unchanged).")
 @handles_errors()
 def check(spec: Path, target_arg: str | None, formats: tuple[str, ...], outputs: tuple[str, ...],
           budget: float | None, profile: str | None, jobs: int | None, fail_on: str,
           tests_path: Path | None, analysis: bool, engines: str | None, seed: int | None, no_cache: bool,
-          emit_dir: Path | None, quiet: bool) -> None:
+          emit_dir: Path | None, strength: bool | None, quiet: bool) -> None:
     """Check SPEC (a .req file or a case folder with case.toml) against its target and print a gap report.
 
     SPEC may also be a folder of case folders (e.g. case_studies/): every case's default implementation is
@@ -103,7 +105,7 @@ def check(spec: Path, target_arg: str | None, formats: tuple[str, ...], outputs:
             preflight(dest.path, dest.folder)
     cli_opts = {"budget": budget, "profile": profile, "jobs": jobs, "seed": seed,
                 "engines": parse_engines(engines) if engines is not None else None,
-                "cache": False if no_cache else None}
+                "cache": False if no_cache else None, "strength": strength}
     settings = resolve_settings(cli_opts, spec if spec.is_dir() else spec.parent)
     from dataclasses import replace
 
