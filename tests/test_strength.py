@@ -130,3 +130,16 @@ def test_check_strength_flags_the_known_weak_requirement(tmp_path: Path) -> None
     assert "is_adult line 2: `age >= 18` -> `age > 18` (ROR)" in a1["survivors"]
     assert (a2["mutants"], a2["killed"], a2["ratio"]) == (4, 4, 1.0) and "weak" not in reqs["A-2"]["flags"]
     assert (tmp_path / "adult.py").read_text() == ADULT  # the original is never touched
+
+
+def test_a_hostile_target_source_is_a_mutation_error_not_a_crash() -> None:
+    deep = "def f(x):\n    return " + "(" * 400 + "x" + ")" * 400 + "\n"
+    try:
+        ms = mutants_of(deep, "f")
+    except MutationError as exc:
+        assert "nested too deeply" in str(exc) or "does not parse" in str(exc)
+    else:
+        assert all(m.function == "f" for m in ms)
+    big = "def f(x):\n" + "".join(f"    x = x + {i}\n" for i in range(400)) + "    return x\n"
+    ms = mutants_of(big, "f", limit=5)
+    assert len(ms) == 5 and len({m.operator for m in ms}) >= 3

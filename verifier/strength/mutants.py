@@ -167,8 +167,12 @@ def mutants_of(source: str, function: str, limit: int = 16) -> list[Mutant]:
     """
     try:
         tree = ast.parse(source)
+        ast.unparse(tree)
     except SyntaxError as exc:
         raise MutationError(f"the target does not parse: {exc.msg} (line {exc.lineno})") from exc
+    except (RecursionError, ValueError, MemoryError) as exc:
+        raise MutationError(f"the target cannot be mutated ({type(exc).__name__}: nested too deeply or too "
+                            "large)") from exc
     fn = _find(tree, function)
     if fn is None:
         raise MutationError(f"the target has no function {function!r} to mutate")
@@ -176,6 +180,8 @@ def mutants_of(source: str, function: str, limit: int = 16) -> list[Mutant]:
     by_op: dict[str, list[Mutant]] = {op: [] for op in OPERATORS}
     seen: set[str] = {original}
     for idx, (node, op, _fld, rep) in enumerate(_sites(fn)):
+        if len(by_op[op]) >= limit:  # enough of this operator for any round-robin pick
+            continue
         clone = copy.deepcopy(tree)
         cfn = _find(clone, function)
         assert cfn is not None
