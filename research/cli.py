@@ -34,6 +34,8 @@ __all__ = ["compare", "import_cmd"]
 @click.option("--sample", type=click.IntRange(min=1), help="A seeded sample of N candidates per source and recorded "
               "label (after --tasks/--sources, before --limit).")
 @click.option("--seed", "sample_seed", type=int, default=0, show_default=True, help="The --sample seed.")
+@click.option("--oracle-inputs", is_flag=True, help="Type parameters from HumanEval+'s plus inputs too (oracle "
+              "leakage: the run is labelled and must be reported apart; default: visible base inputs only).")
 @click.option("--part", type=click.Choice(["dev", "eval"]), help="Only the tasks of this part of the committed "
               "development / frozen-evaluation split (research/splits/; docs/research.md).")
 @click.option("--no-plots", is_flag=True, help="Do not write plots.")
@@ -41,7 +43,8 @@ __all__ = ["compare", "import_cmd"]
               "for the crosshair-prop evaluator (adapters only).")
 def compare(dataset: str, evaluators: str, executor: str, ray_address: str | None, out: Path, jobs: int,
             budget: float, seeds: str, examples: int, tasks: str | None, sources: str | None, limit: int | None,
-            sample: int | None, sample_seed: int, part: str | None, no_plots: bool, specs: Path | None) -> None:
+            sample: int | None, sample_seed: int, oracle_inputs: bool, part: str | None, no_plots: bool,
+            specs: Path | None) -> None:
     """Measure test-based vs spec-based evaluation on DATASET (ADAPTER:DATA_DIR, a .jsonl or a folder).
 
     Exit code: 0 no evaluation gap, 1 some program passes the tests but is wrong by the ground truth,
@@ -55,7 +58,8 @@ def compare(dataset: str, evaluators: str, executor: str, ray_address: str | Non
 
     try:
         ds = resolve_dataset(dataset, tasks.split(",") if tasks else None,
-                             sources.split(",") if sources else None, limit, specs, sample, sample_seed, part)
+                             sources.split(",") if sources else None, limit, specs, sample, sample_seed, part,
+                             oracle_inputs)
         settings = EvalSettings(crosshair_budget_s=budget, hypothesis_seeds=tuple(int(x) for x in seeds.split(",")),
                                 hypothesis_examples=examples)
         opts = CompareOptions(tuple(e.strip() for e in evaluators.split(",") if e.strip()), settings, executor,

@@ -127,8 +127,12 @@ def infer_type_of_all(values: list[Any]) -> str:
     return _join_types(kinds)
 
 
-#: annotations refined from HumanEval+'s inputs: a bare list, ``Any``, a list of ``Any``
+#: annotations refined from HumanEval+'s (base) inputs: a bare list, ``Any``, a list of ``Any``
 _REFINED = {"list", "List", "Any", "List[Any]", "list[Any]", "typing.Any", "typing.List[typing.Any]"}
+#: annotations that say "any value": their domain keeps every JSON scalar kind besides the kinds the inputs show
+_ANY = {"Any", "List[Any]", "list[Any]", "typing.Any", "typing.List[typing.Any]"}
+#: one value of each scalar kind (None, bool, int, float, str): what "any value" holds whatever the inputs show
+_SCALARS: list[Any] = [None, True, 0, 0.0, ""]
 
 
 def _param_types(prompt: str, entry_point: str, inputs: list[list[Any]] | None) -> tuple[tuple[str, str], ...]:
@@ -138,8 +142,10 @@ def _param_types(prompt: str, entry_point: str, inputs: list[list[Any]] | None) 
     the list values only, and only when that gives a ``list[...]``; never when the inferred type still holds
     ``Any``), and an unannotated parameter gets its type from all the inputs.
 
-    This narrows the domain to the kinds of values HumanEval+ draws (a differential spec's verdict assumes
-    it; :func:`evalgap.research.diffspec.domain_narrowings` lists it per task). It also keeps CrossHair off
+    An ``Any`` (or list-of-``Any``) annotation keeps every scalar kind (None, bool, int, float, str) beside the
+    kinds the inputs show: the prompt says "any value", and the visible inputs alone would drop kinds (bools,
+    for HumanEval/22) that only the oracle's plus inputs hold. This narrows the domain to the kinds of values
+    the benchmark shows (a differential spec's verdict assumes it; :func:`evalgap.research.diffspec.domain_narrowings` lists it per task). It also keeps CrossHair off
     ``Any``, for which it picks arbitrary classes, e.g. a ``signal.Signals`` member (an ``int`` subclass)
     whose printed form cannot be rebuilt as a Python value, so its counterexample cannot be replayed."""
     tree = ast.parse(prompt)
@@ -152,11 +158,11 @@ def _param_types(prompt: str, entry_point: str, inputs: list[list[Any]] | None) 
         if a.annotation is not None:
             text = ast.unparse(a.annotation)
             if text in _REFINED and ("List" in text or text.startswith("list")):
-                lists = [v for v in column if isinstance(v, list)]
+                lists = [v for v in column if isinstance(v, list)] + ([_SCALARS] if text in _ANY else [])
                 inferred = infer_type_of_all(lists) if lists else "list"
                 text = inferred if inferred.startswith("list[") and "Any" not in inferred else text
             elif text in _REFINED and column:
-                inferred = infer_type_of_all(column)
+                inferred = infer_type_of_all(column + (_SCALARS if text in _ANY else []))
                 text = inferred if "Any" not in inferred else text
             out.append((a.arg, text))
         elif column:
@@ -192,7 +198,7 @@ def _attach_spec(task: Task, specs_dir: Path | None) -> Task:
 
 
 def load_tasks(data_dir: Path, task_ids: Iterable[str] | None = None,
-               specs_dir: Path | None = None) -> dict[str, Task]:
+               specs_dir: Path | None = None, oracle_inputs: bool = False) -> dict[str, Task]:
     """HumanEval tasks with HumanEval+ ground-truth inputs, tolerance and contract.
 
     Args:
@@ -200,6 +206,8 @@ def load_tasks(data_dir: Path, task_ids: Iterable[str] | None = None,
         task_ids: keep only these (None: all 164).
         specs_dir: a folder of property specs (``HumanEval_N.req`` and optional ``HumanEval_N_helpers.py``)
             attached to the tasks that have one.
+        oracle_inputs: infer the parameter types from HumanEval+'s ``base_input + plus_input`` (the oracle's
+            inputs: a run with it is reported apart as "oracle inputs") instead of ``base_input`` only.
 
     Returns:
         ``task_id -> Task``, in benchmark order.
@@ -215,14 +223,16 @@ def load_tasks(data_dir: Path, task_ids: Iterable[str] | None = None,
         if tid not in base:
             raise DatasetError(f"unknown HumanEval task {tid!r}")
         b, p = base[tid], plus.get(tid, {})
-        inputs = list(p.get("base_input", [])) + list(p.get("plus_input", []))
+        visible = list(p.get("base_input", []))
+        inputs = visible + list(p.get("plus_input", []))
         out[tid] = _attach_spec(Task(
             task_id=tid, entry_point=b["entry_point"], prose=docstring_of(b["prompt"], b["entry_point"]),
             prompt=b["prompt"], reference=_reference(b, p),
             tests=b["test"],
             ground_truth_inputs=json.dumps(inputs) if inputs else "", atol=float(p.get("atol", 0) or 0),
             contract=strip_contract_marker(p.get("contract", "")),
-            param_types=_param_types(b["prompt"], b["entry_point"], inputs),
+            param_types=_param_types(b["prompt"], b["entry_point"], inputs if oracle_inputs else visible),
+            base_inputs=json.dumps(visible) if visible else "",
         ), specs_dir)
     return out
 
@@ -311,7 +321,7 @@ def canonical_candidates(tasks: dict[str, Task]) -> list[Candidate]:
 
 
 def build_dataset(adapter: str, data_dir: Path, task_ids: Iterable[str] | None = None,
-                  specs_dir: Path | None = None) -> Dataset:
+                  specs_dir: Path | None = None, oracle_inputs: bool = False) -> Dataset:
     """Build a dataset with one of :data:`ADAPTERS` from the ``shared/data`` folder.
 
     Args:
@@ -325,7 +335,7 @@ def build_dataset(adapter: str, data_dir: Path, task_ids: Iterable[str] | None =
     """
     if adapter not in ADAPTERS:
         raise DatasetError(f"unknown adapter {adapter!r}; known: {', '.join(ADAPTERS)}")
-    tasks = load_tasks(data_dir, task_ids, specs_dir)
+    tasks = load_tasks(data_dir, task_ids, specs_dir, oracle_inputs)
     cands: list[Candidate] = []
     if adapter in ("humaneval", "humaneval-all"):
         cands += canonical_candidates(tasks)

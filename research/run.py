@@ -50,7 +50,7 @@ def sample_candidates(cands: list[Candidate], per_group: int, seed: int) -> list
 
 def resolve_dataset(arg: str, tasks: list[str] | None = None, sources: list[str] | None = None,
                     limit: int | None = None, specs: Path | None = None, sample: int | None = None,
-                    seed: int = 0, part: str | None = None) -> Dataset:
+                    seed: int = 0, part: str | None = None, oracle_inputs: bool = False) -> Dataset:
     """A dataset from ``ADAPTER:DATA_DIR`` (e.g. ``llm-runs:../shared/data``) or a JSONL file / folder.
 
     Args:
@@ -62,6 +62,8 @@ def resolve_dataset(arg: str, tasks: list[str] | None = None, sources: list[str]
         sample: keep a seeded sample of this many candidates per (source, labels) group (None: all);
             applied after the filters and before ``limit``.
         seed: the sample's random seed.
+        oracle_inputs: type the parameters from the oracle's inputs too (HumanEval+ ``plus_input``; the
+            HumanEval adapters only): the run is then named "(oracle inputs)" and must be reported apart.
         part: keep only the tasks of this part of the committed development / evaluation split (``dev`` or
             ``eval``, see :mod:`evalgap.research.splits`; None: all).
 
@@ -69,8 +71,13 @@ def resolve_dataset(arg: str, tasks: list[str] | None = None, sources: list[str]
         DatasetError: unknown adapter, missing path, malformed file.
     """
     name, sep, rest = arg.partition(":")
+    if oracle_inputs and not (sep and name in ADAPTERS):
+        raise DatasetError(f"--oracle-inputs applies to the HumanEval adapters only ({', '.join(ADAPTERS)})")
     if sep and name in ADAPTERS:
-        ds = build_dataset(name, Path(rest), tasks, specs)
+        ds = build_dataset(name, Path(rest), tasks, specs, oracle_inputs)
+        if oracle_inputs:
+            ds = Dataset(f"{ds.name} (oracle inputs: parameter types from HumanEval+'s plus inputs)", ds.tasks,
+                         ds.candidates, ds.origin)
     elif sep and name in MORE_ADAPTERS:
         ds = build_more(name, Path(rest), tasks, specs)
     elif sep and not Path(arg).exists() and len(name) > 1:

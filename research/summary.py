@@ -24,9 +24,12 @@ from typing import Any
 from evalgap.research.stats import wilson
 from evalgap.research.verdicts import CandidateResult, outcome
 
-__all__ = ["Summary", "summarize", "render_markdown"]
+__all__ = ["Summary", "summarize", "render_markdown", "ORACLE_EVALUATORS"]
 
 GT = "ground-truth"
+#: evaluators that read the oracle's inputs (HumanEval+ ``plus_input``, which define the gap programs): reported
+#: apart, never as a recall figure comparable with the others'
+ORACLE_EVALUATORS = frozenset({GT, "spec-inputs"})
 
 
 @dataclass(frozen=True)
@@ -180,8 +183,11 @@ def render_markdown(s: Summary, title: str = "evalgap compare") -> str:
     ln += ["## Evaluation gap", "", f"**{s.gap['count']} distinct programs** ({s.gap['candidates']} candidates) pass "
            "the benchmark's tests but are wrong by the ground truth.", "",
            "| evaluator | rejects (recall) | 95 % interval | unknown | accepts |", "|---|---|---|---|---|"]
-    ln += [f"| {e} | {r['rejected']} ({_pct(r['recall'])}) | {_ci(r.get('interval'))} | {r['unknown']} | "
-           f"{r['accepted']} |" for e, r in s.recall.items()]
+    ln += [f"| {e}{' (oracle inputs)' if e in ORACLE_EVALUATORS else ''} | {r['rejected']} ({_pct(r['recall'])}) | "
+           f"{_ci(r.get('interval'))} | {r['unknown']} | {r['accepted']} |" for e, r in s.recall.items()]
+    if any(e in ORACLE_EVALUATORS for e in s.recall):
+        ln += ["", "Evaluators marked *(oracle inputs)* run on the ground truth's own inputs (HumanEval+'s plus "
+               "inputs define the gap): their recall is not comparable with the others'."]
     if s.gap["programs"]:
         ln += ["", "Gap programs: " + ", ".join(f"`{p['candidate_id']}`" for p in s.gap["programs"]) + "."]
     if s.pass_at_1:
