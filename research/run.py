@@ -11,6 +11,7 @@ from typing import Callable
 
 from evalgap.research.compare import CompareOptions, compare
 from evalgap.research.dataset import Candidate, Dataset, load_dataset
+from evalgap.research.domains import infer_domain
 from evalgap.research.errors import DatasetError
 from evalgap.research.humaneval import ADAPTERS, build_dataset
 from evalgap.research.adapters_more import MORE_ADAPTERS, build_more
@@ -109,7 +110,7 @@ def run_compare(ds: Dataset, out: Path, opts: CompareOptions, plots: bool = True
         The :class:`Summary` (plots are skipped, with a note in ``summary.md``, when matplotlib is absent).
     """
     results = compare(ds, out, opts, progress)
-    s = summarize(results)
+    s = summarize(results, {t.task_id: infer_domain(t.visible_inputs()) for t in ds.tasks if t.base_inputs})
     (out / "summary.json").write_text(json.dumps(asdict(s), indent=1), encoding="utf-8")
     (out / "results.csv").write_text(results_csv(results), encoding="utf-8")
     (out / "rates.csv").write_text(rates_csv(s), encoding="utf-8")

@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import statistics
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Mapping
 
+from evalgap.research.domains import InputDomain, outside
 from evalgap.research.stats import wilson
 from evalgap.research.verdicts import CandidateResult, outcome
 
@@ -42,14 +43,18 @@ class Summary:
         accept: evaluator -> {accept, reject, unknown, rate} over candidates.
         gap: distinct programs accepted by tests and rejected by the ground truth:
             {count, candidates, task_ids: [...], programs: [{candidate_id, task_id, run}]}.
-        recall: evaluator -> {rejected, unknown, accepted, recall} on the gap programs.
+        recall: evaluator -> {rejected, outside_domain, unknown, accepted, recall} on the gap programs:
+            ``rejected`` counts refutations whose counterexample is inside its task's domain (or cannot be
+            read), ``outside_domain`` the others (they do not count for recall).
         right_programs: distinct programs the ground truth accepts (and tests accept).
         false_refutations: evaluator -> list of {candidate_id, task_id, run, reason, counterexample}.
         cpu: evaluator -> {outcome -> {n, mean_s, median_s, total_s}} over distinct programs.
         agreement: evaluator -> evaluator -> share of programs with equal outcomes.
         pass_rate_drop: 1 - accept(ground truth) / accept(tests) over candidates (None without both).
         settings: the evaluators' settings (budgets, seeds) as recorded in the verdicts.
-        false_refutation_rate: evaluator -> {rejected, right, rate, interval} over the right programs.
+        false_refutation_rate: evaluator -> {rejected, outside_domain, right, rate, interval} over the right
+            programs (``rejected``/``rate``: inside the domain only).
+        domains: task ID -> the input domain its refutations were judged against (``describe()`` text).
         pass_at_1: source (model) -> evaluator -> {accept, n, rate, interval} over that source's candidates:
             the EvalPlus-style pass@1 drop from the tests to the ground truth and to each formal evaluator.
 
@@ -70,6 +75,7 @@ class Summary:
     settings: dict[str, Any]
     false_refutation_rate: dict[str, dict[str, Any]] = field(default_factory=dict)
     pass_at_1: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
+    domains: dict[str, str] = field(default_factory=dict)
 
 
 def _o(r: CandidateResult, ev: str) -> str | None:
@@ -77,8 +83,21 @@ def _o(r: CandidateResult, ev: str) -> str | None:
     return outcome(v.verdict) if v is not None else None
 
 
-def summarize(results: list[CandidateResult]) -> Summary:
-    """Compute the :class:`Summary` of ``results`` (see the module docstring for the definitions)."""
+def summarize(results: list[CandidateResult], domains: Mapping[str, InputDomain] | None = None) -> Summary:
+    """Compute the :class:`Summary` of ``results`` (see the module docstring for the definitions).
+
+    Args:
+        results: per-candidate verdicts.
+        domains: task ID -> its input domain (:mod:`evalgap.research.domains`, from the visible inputs); a
+            refutation whose counterexample lies outside its task's domain counts neither for recall nor as a
+            false refutation, and is counted apart (``outside_domain``). None: every refutation counts.
+    """
+    def out_of_domain(r: CandidateResult, ev: str) -> str | None:
+        v = r.verdict(ev)
+        if domains is None or ev in (GT, "tests") or v is None or r.task_id not in domains:
+            return None
+        return outside(domains[r.task_id], v.counterexample)
+
     evs: list[str] = []
     for r in results:
         for v in r.verdicts:
@@ -99,8 +118,10 @@ def summarize(results: list[CandidateResult]) -> Summary:
     recall, false_ref, cpu = {}, {}, {}
     for ev in evs:
         outs = [_o(r, ev) for r in gap_progs]
-        rec = outs.count("reject")
-        recall[ev] = {"rejected": rec, "unknown": outs.count("unknown"), "accepted": outs.count("accept"),
+        apart = sum(1 for r, o in zip(gap_progs, outs) if o == "reject" and out_of_domain(r, ev))
+        rec = outs.count("reject") - apart
+        recall[ev] = {"rejected": rec, "outside_domain": apart, "unknown": outs.count("unknown"),
+                      "accepted": outs.count("accept"),
                       "recall": round(rec / len(gap_progs), 4) if gap_progs else None,
                       "interval": _interval(rec, len(gap_progs))}
         fr = []
@@ -108,7 +129,8 @@ def summarize(results: list[CandidateResult]) -> Summary:
             fv = r.verdict(ev)
             if fv is not None and outcome(fv.verdict) == "reject":
                 fr.append({"candidate_id": r.candidate_id, "task_id": r.task_id, "run": r.run,
-                           "reason": fv.reason, "counterexample": fv.counterexample})
+                           "reason": fv.reason, "counterexample": fv.counterexample,
+                           "outside_domain": out_of_domain(r, ev)})
         false_ref[ev] = fr
         by: dict[str, list[float]] = {}
         for r in distinct:
@@ -134,11 +156,15 @@ def summarize(results: list[CandidateResult]) -> Summary:
                     settings.setdefault(v.evaluator, {}).setdefault(k, val)
     gap = {"count": len(gap_progs), "candidates": gap_cands, "task_ids": sorted({r.task_id for r in gap_progs}),
            "programs": [{"candidate_id": r.candidate_id, "task_id": r.task_id, "run": r.run} for r in gap_progs]}
-    fr_rate = {ev: {"rejected": len(frs), "right": len(right),
-                    "rate": round(len(frs) / len(right), 4) if right else None,
-                    "interval": _interval(len(frs), len(right))} for ev, frs in false_ref.items()}
+    fr_rate = {}
+    for ev, frs in false_ref.items():
+        inside = sum(1 for f in frs if not f["outside_domain"])
+        fr_rate[ev] = {"rejected": inside, "outside_domain": len(frs) - inside, "right": len(right),
+                       "rate": round(inside / len(right), 4) if right else None,
+                       "interval": _interval(inside, len(right))}
     return Summary(evs, len(results), len(distinct), accept, gap, recall, len(right), false_ref, cpu, agreement,
-                   drop, settings, fr_rate, _pass_at_1(results, evs))
+                   drop, settings, fr_rate, _pass_at_1(results, evs),
+                   {t: d.describe() for t, d in sorted((domains or {}).items()) if t in {r.task_id for r in results}})
 
 
 def _interval(k: int, n: int) -> list[float] | None:
@@ -182,9 +208,11 @@ def render_markdown(s: Summary, title: str = "evalgap compare") -> str:
            "(EvalPlus reports pass@k drops of up to about 20-29 % with its extended tests).", ""]
     ln += ["## Evaluation gap", "", f"**{s.gap['count']} distinct programs** ({s.gap['candidates']} candidates) pass "
            "the benchmark's tests but are wrong by the ground truth.", "",
-           "| evaluator | rejects (recall) | 95 % interval | unknown | accepts |", "|---|---|---|---|---|"]
+           "| evaluator | rejects (recall) | 95 % interval | outside the domain | unknown | accepts |",
+           "|---|---|---|---|---|---|"]
     ln += [f"| {e}{' (oracle inputs)' if e in ORACLE_EVALUATORS else ''} | {r['rejected']} ({_pct(r['recall'])}) | "
-           f"{_ci(r.get('interval'))} | {r['unknown']} | {r['accepted']} |" for e, r in s.recall.items()]
+           f"{_ci(r.get('interval'))} | {r.get('outside_domain', 0)} | {r['unknown']} | {r['accepted']} |"
+           for e, r in s.recall.items()]
     if any(e in ORACLE_EVALUATORS for e in s.recall):
         ln += ["", "Evaluators marked *(oracle inputs)* run on the ground truth's own inputs (HumanEval+'s plus "
                "inputs define the gap): their recall is not comparable with the others'."]
@@ -202,10 +230,14 @@ def render_markdown(s: Summary, title: str = "evalgap compare") -> str:
         if e == "ground-truth":
             continue
         fr = s.false_refutation_rate.get(e, {})
-        ln.append(f"* **{e}**: {len(frs)} of {s.right_programs}"
-                  + (f" ({_pct(fr.get('rate'))}, 95 % interval {_ci(fr.get('interval'))})" if fr else ""))
+        ln.append(f"* **{e}**: {fr.get('rejected', len(frs))} of {s.right_programs}"
+                  + (f" ({_pct(fr.get('rate'))}, 95 % interval {_ci(fr.get('interval'))})" if fr else "")
+                  + (f"; {fr['outside_domain']} more outside the benchmark's domain (not counted)"
+                     if fr.get("outside_domain") else ""))
         ln += [f"  * {f['candidate_id']}: {f['reason'][:200]}" + (f" — `{f['counterexample'][:160]}`"
-               if f.get("counterexample") else "") for f in frs]
+               if f.get("counterexample") else "")
+               + (f" *(outside the benchmark's domain: {f['outside_domain']})*" if f.get("outside_domain") else "")
+               for f in frs]
     ln += ["", "## CPU seconds per distinct program", "", "| evaluator | outcome | n | mean s | median s | total s |",
            "|---|---|---|---|---|---|"]
     for e, by in s.cpu.items():

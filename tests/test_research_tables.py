@@ -54,7 +54,7 @@ def test_every_rate_has_its_interval_and_pass_at_1_is_per_source() -> None:
     s = summarize(RESULTS)
     assert s.accept["tests"]["interval"] == list(wilson(4, 5) or ())
     assert s.recall["crosshair"]["recall"] == 0.5 and s.recall["crosshair"]["interval"] == list(wilson(1, 2) or ())
-    assert s.false_refutation_rate["crosshair"] == {"rejected": 1, "right": 2, "rate": 0.5,
+    assert s.false_refutation_rate["crosshair"] == {"rejected": 1, "outside_domain": 0, "right": 2, "rate": 0.5,
                                                     "interval": list(wilson(1, 2) or ())}
     assert s.pass_at_1["m1"]["tests"]["rate"] == 1.0 and s.pass_at_1["m1"]["ground-truth"]["rate"] == round(1 / 3, 4)
     assert s.pass_at_1["m2"]["crosshair"] == {"accept": 1, "n": 2, "rate": 0.5, "interval": list(wilson(1, 2) or ())}
@@ -177,3 +177,42 @@ def test_compare_part_keeps_only_that_parts_tasks(tmp_path: Path) -> None:
     assert {t.task_id for t in dev.tasks} == {t.task_id for t in tasks if part_of(t.task_id) == "dev"}
     assert {c.task_id for c in ev.candidates} == {t.task_id for t in tasks if part_of(t.task_id) == "eval"}
     assert len(dev.candidates) + len(ev.candidates) == 12 and dev.candidates and ev.candidates
+
+
+def test_input_domain_rule_from_visible_inputs() -> None:
+    from evalgap.research.domains import call_arguments, infer_domain, outside
+
+    d = infer_domain([["abc", 12, [1.5]], ["x", -300, [2.0]], [{"k": "v"}, True, []]])
+    assert (d.ascii_text, d.int_digits, d.float_max, d.finite_floats, d.inputs) == (True, 3, 2.0, True, 3)
+    assert d.describe() == "ASCII text; integers below 10**9; finite floats up to 2e+06 (from 3 visible inputs)"
+    assert outside(d, "f('\\x80', 1, [1.0])") == "non-ASCII text ('\\x80'); the task's visible inputs are ASCII"
+    assert outside(d, "f('a', 999999999, [1.0])") is None and "10 digits" in str(outside(d, "f('a', 1000000000, [])"))
+    assert "non-finite" in str(outside(d, "f('a', 1, [float('nan')])"))
+    assert "magnitude" in str(outside(d, "f('a', 1, [3e6])")) and outside(d, "f('a', 1, [1.9e6])") is None
+    assert outside(d, "f(x)") is None and outside(d, None) is None and outside(d, "not a call(") is None
+    assert call_arguments("f([1, 2], k='a')") == [[1, 2], "a"]
+    wide = infer_domain([["é", 10**20, float("inf")]])
+    assert outside(wide, "f('\\x80', 10**3, float('inf'))") is None
+
+
+def test_refutations_outside_the_domain_count_apart_from_recall_and_false_refutations() -> None:
+    from evalgap.research.domains import infer_domain
+
+    def cr(cid: str, gt: Verdict, tests: Verdict, ch: Verdict, cex: str | None) -> CandidateResult:
+        return CandidateResult(cid, "T", "m", None, cid, (
+            EvalVerdict("ground-truth", gt, "g"), EvalVerdict("tests", tests, "t"),
+            EvalVerdict("crosshair", ch, "c", counterexample=cex)))
+
+    rs = [cr("gap-in", R, A, R, "f('ab')"), cr("gap-out", R, A, R, "f('\\u00e9')"), cr("gap-miss", R, A, A, None),
+          cr("right-out", A, A, R, "f('\\u00e9')"), cr("right-in", A, A, R, "f('zz')"), cr("right-ok", A, A, A, None)]
+    s = summarize(rs, {"T": infer_domain([["abc"], ["x"]])})
+    assert s.recall["crosshair"]["rejected"] == 1 and s.recall["crosshair"]["outside_domain"] == 1
+    assert s.recall["crosshair"]["recall"] == round(1 / 3, 4)
+    fr = s.false_refutation_rate["crosshair"]
+    assert (fr["rejected"], fr["outside_domain"], fr["right"]) == (1, 1, 3)
+    assert [f["outside_domain"] is not None for f in s.false_refutations["crosshair"]] == [True, False]
+    assert s.domains == {"T": "ASCII text (from 2 visible inputs)"}
+    md = render_markdown(s)
+    assert "1 more outside the benchmark's domain (not counted)" in md and "| crosshair | 1 (33.3 %)" in md
+    plain = summarize(rs)  # no domains: every refutation counts
+    assert plain.recall["crosshair"]["rejected"] == 2 and plain.false_refutation_rate["crosshair"]["rejected"] == 2
