@@ -156,16 +156,17 @@ def _in_patch(found: list[GamingFinding], tree: ast.Module,
     (transitively, by simple name within the module: the call-graph step), which say so."""
     if added is None:
         return found
-    funcs = [(n, n.lineno, n.end_lineno or n.lineno) for n in ast.walk(tree)
-             if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    funcs: list[tuple[ast.FunctionDef | ast.AsyncFunctionDef, int, int]] = [
+        (n, n.lineno, n.end_lineno or n.lineno) for n in ast.walk(tree)
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
     calls = {id(n): {c.func.id if isinstance(c.func, ast.Name) else c.func.attr for c in ast.walk(n)
                      if isinstance(c, ast.Call) and isinstance(c.func, (ast.Name, ast.Attribute))} for n, _, _ in funcs}
-    by_name: dict[str, list[ast.AST]] = {}
+    by_name: dict[str, list[ast.FunctionDef | ast.AsyncFunctionDef]] = {}
     for n, _, _ in funcs:
         by_name.setdefault(n.name, []).append(n)
     changed = [n for n, lo, hi in funcs if any(lo <= line <= hi for line in added)]
     reach: dict[int, str] = {}  # helper id -> the changed function that reaches it
-    todo = [(n, getattr(n, "name", "?")) for n in changed]
+    todo = [(n, n.name) for n in changed]
     while todo:
         n, root = todo.pop()
         for name in calls.get(id(n), ()):

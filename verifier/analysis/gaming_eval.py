@@ -49,7 +49,7 @@ _BUILTINS: dict[str, Callable[..., Any]] = {
     "all": all, "any": any, "int": int, "float": float, "str": str, "bool": bool, "list": list, "tuple": tuple,
     "set": set, "frozenset": frozenset, "dict": dict, "range": lambda *a: list(range(*a)), "zip": lambda *a: list(zip(*a)),
     "enumerate": lambda *a: list(enumerate(*a)), "round": round, "divmod": divmod, "chr": chr, "ord": ord,
-    "isinstance": isinstance, "map": None, "filter": None,
+    "isinstance": isinstance,
 }
 _TYPES = {"int": int, "float": float, "str": str, "bool": bool, "list": list, "tuple": tuple, "dict": dict,
           "set": set, "frozenset": frozenset}

@@ -138,16 +138,17 @@ def _state_rule(sc: Scanner, fn: ast.FunctionDef | ast.AsyncFunctionDef, tables:
                     "self", "cls", *(a.arg for a in fn.args.args)):
                 state.add(ast.unparse(t))
         elif isinstance(st, ast.Assign) and len(st.targets) == 1:
-            t = st.targets[0]
-            if isinstance(t, ast.Name) and t.id in declared and isinstance(st.value, ast.UnaryOp) and isinstance(
+            target = st.targets[0]
+            if isinstance(target, ast.Name) and target.id in declared and isinstance(st.value, ast.UnaryOp) and isinstance(
                     st.value.op, ast.Not):
-                state.add(t.id)
+                state.add(target.id)
                 toggled = True
-            elif isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == fn.name:
-                state.add(ast.unparse(t))  # f.calls = getattr(f, "calls", 0) + 1
-            elif isinstance(t, ast.Name) and isinstance(st.value, ast.Call) and ast.unparse(st.value.func) == "next" and (
-                    st.value.args and isinstance(st.value.args[0], ast.Name) and st.value.args[0].id in iterators):
-                state.add(t.id)
+            elif isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == fn.name:
+                state.add(ast.unparse(target))  # f.calls = getattr(f, "calls", 0) + 1
+            elif isinstance(target, ast.Name) and isinstance(st.value, ast.Call) and ast.unparse(
+                    st.value.func) == "next" and (st.value.args and isinstance(st.value.args[0], ast.Name)
+                                                  and st.value.args[0].id in iterators):
+                state.add(target.id)
         elif isinstance(st, ast.Call) and isinstance(st.func, ast.Attribute) and isinstance(st.func.value, ast.Name):
             if st.func.attr == "append" and st.func.value.id in lists and module_names.get(st.func.value.id) == "list":
                 state.add(f"len({st.func.value.id})")

@@ -212,13 +212,13 @@ class _Reader:
             elif cid is not None and isinstance(t, ast.Attribute):
                 self.attr_case[ast.unparse(t)] = cid
         elif isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name):
-            v = self.value(st.value, env)
-            if v is not _NO:
-                env[st.targets[0].id] = v
-        for field in ("body", "orelse", "finalbody", "handlers"):
-            inner = getattr(st, field, None)
-            if isinstance(inner, list):
-                for s in inner:
+            value = self.value(st.value, env)
+            if value is not _NO:
+                env[st.targets[0].id] = value
+        for part in ("body", "orelse", "finalbody", "handlers"):
+            nested = getattr(st, part, None)
+            if isinstance(nested, list):
+                for s in nested:
                     if isinstance(s, ast.ExceptHandler):
                         self.run(s.body, env, depth, local)
                     elif isinstance(s, ast.stmt):
@@ -296,9 +296,9 @@ class _Reader:
             elif isinstance(node, (ast.Expr, ast.Assert, ast.If, ast.For, ast.With)) and not (
                     isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)):
                 self.stmt(node, {}, 0, {})
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Constant) and isinstance(node.value, str) and ">>>" in node.value:
-                self.doctest(node.value, getattr(node, "lineno", 1))
+        for sub in ast.walk(tree):
+            if isinstance(sub, ast.Constant) and isinstance(sub.value, str) and ">>>" in sub.value:
+                self.doctest(sub.value, getattr(sub, "lineno", 1))
 
     def doctest(self, text: str, first_line: int) -> None:
         lines = text.splitlines()
