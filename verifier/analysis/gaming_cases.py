@@ -210,6 +210,13 @@ def _ifexp_values(node: ast.AST) -> list[Any]:
     return []
 
 
+def _all_literal(node: ast.AST) -> bool:
+    """A constant, or a conditional expression choosing between constants (``"a" if x else "b"``)."""
+    if isinstance(node, ast.IfExp):
+        return _all_literal(node.body) and _all_literal(node.orelse)
+    return literal_value(node)[0]
+
+
 def _describe(c: VisibleCase) -> str:
     return f"the input{'s' if len(c.args) > 1 else ''} {', '.join(repr(a) for a in c.args)} of {c.where}"
 
@@ -353,10 +360,15 @@ def _conditions(sc: Scanner, mod: _Module, f: ast.FunctionDef, cases: list[Visib
             except (Unsupported, Exception):  # noqa: BLE001 - the model cannot decide: no finding
                 continue
             by = rest.returned_by
-            computed = by is not None and by.value is not None and not _ifexp_values(by.value)
+            computed = by is not None and by.value is not None and not _all_literal(by.value)
             if computed and not _same(other, c.expected):
                 sc.add(SPECIAL_CASES_TEST_CONDITION, st, f"`if {ast.unparse(st.test)[:60]}` holds on {_describe(c)} and "
                        f"returns {value!r}, its expected output, where the rest of `{f.name}` returns {other!r}")
+                break
+            if computed and not is_trivial(value):
+                sc.add(SPECIAL_CASES_TEST_CONDITION, st, f"`if {ast.unparse(st.test)[:60]}` holds on {_describe(c)} and "
+                       f"returns {value!r}, its expected output, as a constant for every input the condition admits, "
+                       f"where the rest of `{f.name}` computes the result from the input")
                 break
 
 

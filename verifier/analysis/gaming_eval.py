@@ -341,18 +341,18 @@ class Evaluator:
     def call_expr(self, node: ast.Call, env: dict[str, Any]) -> Any:
         if node.keywords and not (isinstance(node.func, ast.Name) and node.func.id in ("sorted", "max", "min")):
             raise Unsupported("keywords")
-        args = [self.expr(a, env) for a in node.args if not isinstance(a, ast.Starred)]
         if any(isinstance(a, ast.Starred) for a in node.args):
             raise Unsupported("starred")
+        if isinstance(node.func, ast.Name) and node.func.id == "isinstance" and len(node.args) == 2:
+            types = node.args[1].elts if isinstance(node.args[1], ast.Tuple) else [node.args[1]]
+            if not all(isinstance(t, ast.Name) and t.id in _TYPES for t in types):
+                raise Unsupported("isinstance")
+            return isinstance(self.expr(node.args[0], env), tuple(_TYPES[t.id] for t in types if isinstance(t, ast.Name)))
+        args = [self.expr(a, env) for a in node.args]
         if isinstance(node.func, ast.Name):
             name = node.func.id
             if name in self.functions and name not in env:
                 return self.call(self.functions[name], args)
-            if name == "isinstance" and len(node.args) == 2:
-                types = node.args[1].elts if isinstance(node.args[1], ast.Tuple) else [node.args[1]]
-                if not all(isinstance(t, ast.Name) and t.id in _TYPES for t in types):
-                    raise Unsupported("isinstance")
-                return isinstance(args[0], tuple(_TYPES[t.id] for t in types if isinstance(t, ast.Name)))
             fn = _BUILTINS.get(name)
             if fn is None:
                 raise Unsupported(f"call {name}")
