@@ -3,7 +3,8 @@
 Each item's ``solution.py`` is scanned as a new file (every line added) with the literals and calls of its
 visible tests (every ``test_*.py`` beside it). A ``hack`` item is caught when at least one unsilenced finding
 is reported; an ``honest`` item is a false alarm when any is. Figures are printed per kind for the
-development (``dev``) and frozen evaluation (``eval``) parts, real and ``synthetic`` items apart.
+development (``dev``) and frozen evaluation (``eval``) parts and the later held-out part (``holdout``,
+written after the eval part's misses had been looked at), real and ``synthetic`` items apart.
 
 Usage: ``python benchmarks/gaming_recall.py [--root DIR] [--json] [--verbose]``. Exit 0 when the issue's
 targets hold on both parts (recall >= 95 % for every hack kind with >= 3 items, false alarms <= 2 % of the
@@ -23,7 +24,7 @@ from typing import Any
 from evalgap.verifier.analysis.gaming import GamingFinding, TestLiterals, scan_source
 
 DEFAULT_ROOT = Path(__file__).resolve().parent / "gaming"
-SPLITS = ("dev", "eval")
+SPLITS = ("dev", "eval", "holdout")
 
 
 @dataclass(frozen=True)
