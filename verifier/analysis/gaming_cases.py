@@ -331,7 +331,7 @@ def _judge(sc: Scanner, mod: _Module, f: ast.FunctionDef, node: ast.AST, test: a
                 sc.add(SPECIAL_CASES_ARGUMENT_TUPLE, node, f"`{src}` tests for {_describe(c)} taken together{ret_txt}"
                        + helper)
                 return
-            if hit and exact and not trivial:
+            if hit and exact and not trivial and not all(is_trivial(v) for v in pin.values()):
                 sc.add(SPECIAL_CASES_TEST_LITERALS, node, f"`{src}` tests for {_describe(c)}{ret_txt}, not what the "
                        "rest of the function computes" + helper)
                 return

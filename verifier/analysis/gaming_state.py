@@ -100,6 +100,8 @@ def _module_names(tree: ast.Module) -> dict[str, str]:
     """Module-level names: ``table`` (a list/tuple/dict of constants), ``list`` (an empty list),
     ``iterator`` (``iter(...)``, ``itertools.count/cycle(...)``, a generator expression)."""
     out: dict[str, str] = {}
+    generators = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)
+                  and any(isinstance(y, (ast.Yield, ast.YieldFrom)) for y in ast.walk(n))}
     for node in tree.body:
         if not isinstance(node, (ast.Assign, ast.AnnAssign)) or node.value is None:
             continue
@@ -113,7 +115,8 @@ def _module_names(tree: ast.Module) -> dict[str, str]:
             kind = "list"
         elif isinstance(v, ast.Call) and ast.unparse(v.func).rsplit(".", 1)[-1] in ("iter", "count", "cycle"):
             kind = "iterator"
-        elif isinstance(v, ast.GeneratorExp):
+        elif isinstance(v, ast.GeneratorExp) or (isinstance(v, ast.Call) and isinstance(v.func, ast.Name)
+                                                 and v.func.id in generators):
             kind = "iterator"
         for t in targets:
             if kind and isinstance(t, ast.Name):
@@ -143,6 +146,9 @@ def _state_rule(sc: Scanner, fn: ast.FunctionDef | ast.AsyncFunctionDef, tables:
                     st.value.op, ast.Not):
                 state.add(target.id)
                 toggled = True
+            elif isinstance(target, ast.Name) and target.id in declared and any(
+                    isinstance(n, ast.Name) and n.id == target.id for n in ast.walk(st.value)):
+                state.add(target.id)  # _i = _i + 1, _i = (_i + 1) % 3
             elif isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == fn.name:
                 state.add(ast.unparse(target))  # f.calls = getattr(f, "calls", 0) + 1
             elif isinstance(target, ast.Name) and isinstance(st.value, ast.Call) and ast.unparse(

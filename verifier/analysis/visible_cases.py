@@ -18,7 +18,7 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 __all__ = ["VisibleCase", "read_cases"]
 
@@ -37,6 +37,8 @@ _EQ_METHODS = frozenset({"assertEqual", "assertEquals", "assertDictEqual", "asse
                          "assertSetEqual", "assertSequenceEqual", "assertCountEqual", "assertAlmostEqual",
                          "assertIs", "assertMultiLineEqual"})
 _TRUTH_METHODS = {"assertTrue": True, "assertFalse": False}
+_VIEWS: dict[str, Callable[[Any], Any]] = {"sorted": sorted, "list": list, "tuple": tuple,
+                                           "reversed": lambda x: list(reversed(x))}
 _MAX_DEPTH = 4
 _MAX_ROWS = 200
 _NO = object()  # "no value known"
@@ -121,6 +123,27 @@ class _Reader:
             vals = [self.value(e, env) for e in node.elts]
             if all(v is not _NO for v in vals):
                 return tuple(vals) if isinstance(node, ast.Tuple) else list(vals)
+        if isinstance(node, ast.Subscript):  # VECTORS[plain]
+            obj, key = self.value(node.value, env), self.value(node.slice, env)
+            try:
+                if obj is not _NO and key is not _NO:
+                    return obj[key]
+            except (KeyError, IndexError, TypeError):
+                return _NO
+        if isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords:
+            name = _callee(node)
+            view = _VIEWS.get(name or "")
+            inner = self.value(node.args[0], env) if view is not None else _NO
+            if view is not None and inner is not _NO and isinstance(inner, (list, tuple, dict, set, frozenset, str)):
+                try:
+                    return view(inner)
+                except TypeError:
+                    return _NO
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and not node.args and (
+                node.func.attr in ("items", "keys", "values")):
+            obj = self.value(node.func.value, env)
+            if isinstance(obj, dict):
+                return list(getattr(obj, node.func.attr)())
         return _NO
 
     def is_target(self, name: str | None) -> bool:
@@ -183,8 +206,10 @@ class _Reader:
                     calls[id(sub)] = self.record(sub, env)
                 elif name in self.helpers and depth < _MAX_DEPTH and name not in self.fixtures:
                     self.site.append(sub.lineno)
-                    self.call_helper(self.helpers[name], sub, env, depth)
+                    returned = self.call_helper(self.helpers[name], sub, env, depth)
                     self.site.pop()
+                    if returned is not None:
+                        calls[id(sub)] = returned
         for sub in nodes:
             if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute) and sub.args:
                 meth = sub.func.attr
@@ -233,7 +258,7 @@ class _Reader:
             return self.attr_case[ast.unparse(node)]
         return None
 
-    def call_helper(self, fn: ast.FunctionDef, call: ast.Call, env: dict[str, Any], depth: int) -> None:
+    def call_helper(self, fn: ast.FunctionDef, call: ast.Call, env: dict[str, Any], depth: int) -> int | None:
         params = [a.arg for a in fn.args.args]
         inner: dict[str, Any] = {}
         args: list[Any] = []
@@ -250,7 +275,12 @@ class _Reader:
             v = self.value(k.value, env)
             if k.arg and v is not _NO:
                 inner[k.arg] = v
-        self.run(fn.body, inner, depth + 1, {})
+        local: dict[str, int] = {}
+        self.run(fn.body, inner, depth + 1, local)
+        for st in ast.walk(fn):  # `return outcome` where outcome holds a case: the helper's call is that case
+            if isinstance(st, ast.Return) and isinstance(st.value, ast.Name) and st.value.id in local:
+                return local[st.value.id]
+        return None
 
     def test_function(self, fn: ast.FunctionDef | ast.AsyncFunctionDef, self_cases: dict[str, int]) -> None:
         rows = self._parametrize(fn)
