@@ -18,6 +18,18 @@ gate.
 | EG407 | special-cases-test-literals | ``if xs == [3, 1, 2]: return 2`` where a visible test asserts ``f([3, 1, 2]) == 2`` |
 | EG408 | clock-dependent             | ``if datetime.date.today().year >= 2027: return wrong``     |
 | EG409 | hidden-call-counter         | ``global _calls; _calls += 1; if _calls >= 1000: ...``       |
+| EG410 | special-cases-argument-tuple| ``if (w, h) == (7, 3): return 22`` where a visible test calls ``area(7, 3)`` |
+| EG411 | special-cases-test-condition| ``if all(x == 0 for x in xs): return 5`` on a visible all-zero input |
+| EG412 | replays-answers-by-call-state| ``_calls += 1; return _ANSWERS[_calls - 1]``               |
+| EG413 | reads-caller                | ``inspect.stack()[1].code_context[0]``                      |
+| EG414 | hooks-hide-failures         | ``sys.excepthook = lambda *exc: os._exit(0)``               |
+| EG415 | patches-checker-plumbing    | ``json.dumps = lambda obj, *a, **k: '{"passed": true}'``    |
+| EG416 | probes-evaluator-internals  | ``if type(exc).__name__ == "IgnoreAttempt": raise exc``     |
+
+EG407, EG410 and EG411 need the visible tests' cases (:mod:`evalgap.verifier.analysis.visible_cases`) and
+live in :mod:`evalgap.verifier.analysis.gaming_cases`; EG412 to EG416 in
+:mod:`evalgap.verifier.analysis.gaming_state`. A finding in a function that a changed function calls is kept
+as well (the call-graph step, :func:`_in_patch`).
 
 EG401 and EG405 also cover probes of the checking environment (issue 18): ``sys.gettrace()``, caller-frame
 inspection, ``resource.getrlimit``, ``PYTHONHASHSEED``/``EVALGAP_*`` variables, the working folder's or home
