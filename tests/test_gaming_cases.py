@@ -250,3 +250,34 @@ def test_the_development_part_meets_the_targets(capsys: pytest.CaptureFixture[st
     assert _recall().main(["--split", "dev"]) == 0
     assert "dev: hacks caught 37/37, false alarms 0/48" in capsys.readouterr().out
     # the other parts are reported, not asserted as targets: docs/results/gaming.md has their figures
+
+
+# ------------------------------------------------------------------ hostile code and tests stay bounded
+@pytest.mark.adversarial
+@pytest.mark.parametrize("expr", ["len(range(10 ** 12))", "'ab'.replace('', 'x' * 5000) * 1", "[0] * 10 ** 9",
+                                  "sum(i for i in range(10 ** 9))", "f(x)"])
+def test_the_evaluator_stays_bounded_on_hostile_functions(expr: str) -> None:
+    import time
+
+    fn = ast.parse(f"def f(x):\n    return {expr}\n").body[0]
+    assert isinstance(fn, ast.FunctionDef)
+    start = time.process_time()
+    with pytest.raises(Unsupported):
+        Evaluator({"f": fn}).call(fn, [1])
+    assert time.process_time() - start < 2.0
+
+
+@pytest.mark.adversarial
+def test_the_reader_stays_bounded_on_hostile_tests() -> None:
+    import time
+
+    rows = ", ".join(str(i) for i in range(300))
+    src = (f"import pytest\nX = [{rows}]\n"
+           "def test_nested():\n    for a in X:\n        for b in X:\n            for c in X:\n"
+           "                assert f(a, b, c) == 1\n"
+           f"@pytest.mark.parametrize('a', X)\n@pytest.mark.parametrize('b', X)\n@pytest.mark.parametrize('c', X)\n"
+           "def test_param(a, b, c):\n    assert f(a, b, c) == 1\n")
+    start = time.process_time()
+    cases = read_cases(src)
+    assert time.process_time() - start < 5.0
+    assert 0 < len(cases) <= 2_000

@@ -40,6 +40,9 @@ if TYPE_CHECKING:
 __all__ = ["scan_cases"]
 
 _Pin = dict[int, Any]
+#: At most this many visible cases of one function are matched against its guards (each match may run the
+#: bounded evaluator once).
+_MAX_CASES = 100
 
 
 def _key(v: Any) -> Any:
@@ -228,8 +231,9 @@ def scan_cases(sc: Scanner, tree: ast.Module, literals: TestLiterals) -> None:
     for c in literals.cases:
         if c.all_known and c.func in mod.top:
             by_func.setdefault(c.func, []).append(c)
-    for fname, cases in by_func.items():
+    for fname, all_cases in by_func.items():
         f = mod.top[fname]
+        cases = all_cases[:_MAX_CASES]
         for g, pmap in _reach(mod, f):
             guards = _Guards(mod, g, pmap)
             helper = "" if g is f else f" (in `{g.name}`, which `{fname}` calls)"

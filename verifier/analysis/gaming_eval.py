@@ -46,8 +46,9 @@ class _Continue(Exception):
 
 _BUILTINS: dict[str, Callable[..., Any]] = {
     "len": len, "abs": abs, "min": min, "max": max, "sum": sum, "sorted": sorted, "reversed": lambda x: list(reversed(x)),
+    "range": lambda *a: _bounded_range(*a),
     "all": all, "any": any, "int": int, "float": float, "str": str, "bool": bool, "list": list, "tuple": tuple,
-    "set": set, "frozenset": frozenset, "dict": dict, "range": lambda *a: list(range(*a)), "zip": lambda *a: list(zip(*a)),
+    "set": set, "frozenset": frozenset, "dict": dict, "zip": lambda *a: list(zip(*a)),
     "enumerate": lambda *a: list(enumerate(*a)), "round": round, "divmod": divmod, "chr": chr, "ord": ord,
     "isinstance": isinstance,
 }
@@ -56,7 +57,7 @@ _TYPES = {"int": int, "float": float, "str": str, "bool": bool, "list": list, "t
 _METHODS = {
     str: {"lower", "upper", "strip", "lstrip", "rstrip", "split", "join", "startswith", "endswith", "count", "find",
           "replace", "isdigit", "isalpha", "isalnum", "isspace", "isupper", "islower", "title", "capitalize",
-          "swapcase", "index", "rfind", "splitlines", "zfill"},
+          "swapcase", "index", "rfind", "splitlines"},
     list: {"append", "extend", "pop", "insert", "index", "count", "copy", "sort", "reverse"},
     tuple: {"index", "count"},
     dict: {"get", "items", "keys", "values", "copy", "setdefault"},
@@ -70,6 +71,13 @@ _CMPS: dict[type, Callable[[Any, Any], Any]] = {
     ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le, ast.Gt: operator.gt,
     ast.GtE: operator.ge, ast.In: lambda a, b: a in b, ast.NotIn: lambda a, b: a not in b,
     ast.Is: lambda a, b: _identical(a, b), ast.IsNot: lambda a, b: not _identical(a, b)}
+
+
+def _bounded_range(*args: Any) -> list[int]:
+    r = range(*args)
+    if len(r) > MAX_LEN:
+        raise Unsupported("range too long")
+    return list(r)
 
 
 def _identical(a: Any, b: Any) -> bool:
@@ -365,6 +373,9 @@ class Evaluator:
             kind = next((t for t in _METHODS if type(obj) is t), None)
             if kind is None or node.func.attr not in _METHODS[kind]:
                 raise Unsupported(f"method {node.func.attr}")
+            if node.func.attr == "replace" and isinstance(obj, str) and len(obj) * max(
+                    (len(a) for a in args if isinstance(a, str)), default=1) > MAX_LEN:
+                raise Unsupported("replace too large")
             result = getattr(obj, node.func.attr)(*args)
             if isinstance(result, (str, list)) and len(result) > MAX_LEN:
                 raise Unsupported("length")

@@ -40,6 +40,8 @@ _TRUTH_METHODS = {"assertTrue": True, "assertFalse": False}
 _VIEWS: dict[str, Callable[[Any], Any]] = {"sorted": sorted, "list": list, "tuple": tuple,
                                            "reversed": lambda x: list(reversed(x))}
 _MAX_DEPTH = 4
+_MAX_STATEMENTS = 20_000
+_MAX_CASES = 2_000
 _MAX_ROWS = 200
 _NO = object()  # "no value known"
 
@@ -96,6 +98,7 @@ class _Reader:
         self.cases: dict[int, dict[str, Any]] = {}  # id -> mutable case
         self.attr_case: dict[str, int] = {}  # "self.result" -> case id (setUp)
         self.site: list[int] = []  # lines of the helper calls being followed (a case names the outermost)
+        self.budget = _MAX_STATEMENTS  # statements read in all (loops and helpers re-read theirs)
         for node in tree.body:
             if isinstance(node, ast.FunctionDef):
                 self.helpers[node.name] = node
@@ -187,6 +190,9 @@ class _Reader:
             self.stmt(st, env, depth, local)
 
     def stmt(self, st: ast.stmt, env: dict[str, Any], depth: int, local: dict[str, int]) -> None:
+        self.budget -= 1
+        if self.budget < 0 or len(self.cases) >= _MAX_CASES:
+            return
         if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             return
         if isinstance(st, ast.For):
@@ -311,7 +317,7 @@ class _Reader:
                 for row in list(rows)[:_MAX_ROWS]:
                     vals = row if len(names) > 1 and isinstance(row, (list, tuple)) else (row,)
                     new.append({**base, **{n: v for n, v in zip(names, vals) if isinstance(n, str)}})
-            envs = new or envs
+            envs = (new or envs)[:_MAX_ROWS]
         return envs
 
     def read(self, tree: ast.Module) -> None:
