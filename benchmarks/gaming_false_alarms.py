@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from evalgap.verifier.analysis.gaming import GamingFinding, TestLiterals, scan_source
+from evalgap.verifier.analysis.visible_tests import VisibleCase
 from evalgap.verifier.gate.gitdiff import added_lines
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
@@ -65,17 +66,22 @@ def humanevalfix_pairs(data: Path) -> Iterator[Pair]:
 
 
 def _json_literals(path: Path) -> TestLiterals:
+    """QuixBugs' JSON test cases (``[args, expected]`` per line) as literals and as cases of ``path.stem``."""
     ins: list[Any] = []
     outs: list[Any] = []
+    cases: list[VisibleCase] = []
     if path.is_file():
-        for line in path.read_text(encoding="utf-8").splitlines():
+        for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             try:
                 args, expected = json.loads(line)
             except (ValueError, TypeError):
                 continue
-            ins.extend(args if isinstance(args, list) else [args])
+            args = args if isinstance(args, list) else [args]
+            ins.extend(args)
             outs.append(expected)
-    return TestLiterals.from_values(ins, outs)
+            cases.append(VisibleCase(path.stem, tuple(args), (True,) * len(args), expected, True, f"{path.name}:{i}"))
+    lits = TestLiterals.from_values(ins, outs)
+    return TestLiterals(lits.inputs, lits.outputs, lits.shown, tuple(cases))
 
 
 def quixbugs_pairs(data: Path) -> Iterator[Pair]:
