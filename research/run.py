@@ -22,8 +22,15 @@ from evalgap.research.tables import rates_csv, results_csv
 __all__ = ["resolve_dataset", "run_compare", "sample_candidates"]
 
 
+#: a label key with more distinct values than this is an identifier, not a label (see sample_candidates)
+MAX_LABEL_VALUES = 10
+
+
 def sample_candidates(cands: list[Candidate], per_group: int, seed: int) -> list[Candidate]:
     """A seeded sample of at most ``per_group`` candidates from each group of equal source and labels.
+
+    A label key with more than :data:`MAX_LABEL_VALUES` distinct values over ``cands`` (a response number, a
+    run ID) identifies candidates rather than labelling them, and is left out of the grouping.
 
     Args:
         cands: the candidates, in dataset order.
@@ -38,9 +45,15 @@ def sample_candidates(cands: list[Candidate], per_group: int, seed: int) -> list
     """
     if per_group < 1:
         raise DatasetError(f"--sample must be at least 1, got {per_group}")
+    values: dict[str, set[str]] = {}
+    for c in cands:
+        for k, v in c.labels:
+            values.setdefault(k, set()).add(v)
+    keys = {k for k, vs in values.items() if len(vs) <= MAX_LABEL_VALUES}  # others identify, not label
     groups: dict[tuple[str, tuple[tuple[str, str], ...]], list[str]] = {}
     for c in cands:
-        groups.setdefault((c.source, c.labels), []).append(c.candidate_id)
+        key = (c.source, tuple((k, v) for k, v in c.labels if k in keys))
+        groups.setdefault(key, []).append(c.candidate_id)
     rng = random.Random(seed)
     keep: set[str] = set()
     for key in sorted(groups):

@@ -216,3 +216,12 @@ def test_refutations_outside_the_domain_count_apart_from_recall_and_false_refuta
     assert "1 more outside the benchmark's domain (not counted)" in md and "| crosshair | 1 (33.3 %)" in md
     plain = summarize(rs)  # no domains: every refutation counts
     assert plain.recall["crosshair"]["rejected"] == 2 and plain.false_refutation_rate["crosshair"]["rejected"] == 2
+
+
+def test_sample_groups_ignore_identifier_like_labels() -> None:
+    cands = [Candidate(f"n{i}", "T", "nl2p", "x", labels=(("kind", "natural"), ("response_num", str(i))))
+             for i in range(30)]
+    cands += [Candidate(f"m{i}", "T", "nl2p", "x", labels=(("kind", "mutant"), ("response_num", str(100 + i))))
+              for i in range(30)]
+    got = sample_candidates(cands, 5, seed=1)
+    assert sum(c.candidate_id.startswith("n") for c in got) == 5 and sum(c.candidate_id.startswith("m") for c in got) == 5
