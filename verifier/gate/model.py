@@ -108,6 +108,8 @@ class GateReport:
         notes: remarks (files that did not parse, changed test files, functions not diffed and why).
         budget_s, diff_budget_s, elapsed_s: budgets and wall-clock time.
         sandbox: the isolation the code of both revisions ran under (as in the gap report).
+        spec_name: the spec's declared name (``spec kvstore ...``; JUnit names cases ``evalgap.<name>``
+            as ``check`` does); '' when unknown (then the spec file's stem stands in).
     """
 
     repo: str
@@ -128,6 +130,7 @@ class GateReport:
     fail_on_unexplained: bool = False
     fail_on_still_refuted: bool = False
     sandbox: str = "python-guard"
+    spec_name: str = ""
 
     def active_gaming(self) -> list[GamingFinding]:
         """Gaming findings that are not silenced."""
