@@ -11,7 +11,7 @@ from typing import Any
 import click
 
 import evalgap
-from evalgap.verifier.cli.common import echo_or_write, fail, handles_errors, write_output
+from evalgap.verifier.cli.common import echo_or_write, fail, handles_errors, read_stdin_spec, write_output
 from evalgap.verifier.fileio import preflight
 from evalgap.verifier.events import CaseFinished, CheckStarted, Event, RequirementFinished
 from evalgap.verifier.options import PROFILES, Settings, parse_engines, resolve_budget, resolve_settings
@@ -94,8 +94,11 @@ def check(spec: Path, target_arg: str | None, formats: tuple[str, ...], outputs:
     """Check SPEC (a .req file or a case folder with case.toml) against its target and print a gap report.
 
     SPEC may also be a folder of case folders (e.g. case_studies/): every case's default implementation is
-    checked and one summary table is printed, with whether each case matched its manifest."""
-    if spec.is_dir() and not (spec / MANIFEST).is_file() and not any(spec.glob("*.req")):
+    checked and one summary table is printed, with whether each case matched its manifest. SPEC `-` reads
+    the spec from standard input (named `<stdin>` in diagnostics and reports); give its code with --target
+    (or a `target:` relative to the current folder)."""
+    stdin = str(spec) == "-"
+    if not stdin and spec.is_dir() and not (spec / MANIFEST).is_file() and not any(spec.glob("*.req")):
         _check_suite(spec, target_arg, formats, outputs, budget, profile, jobs)
     fail_set = parse_fail_on(fail_on)
     for dest in plan_outputs(formats, outputs, "spec"):  # bad -o / -f combinations fail before anything runs
@@ -104,13 +107,20 @@ def check(spec: Path, target_arg: str | None, formats: tuple[str, ...], outputs:
     cli_opts = {"budget": budget, "profile": profile, "jobs": jobs, "seed": seed,
                 "engines": parse_engines(engines) if engines is not None else None,
                 "cache": False if no_cache else None}
-    settings = resolve_settings(cli_opts, spec if spec.is_dir() else spec.parent)
+    settings = resolve_settings(cli_opts, Path.cwd() if stdin else spec if spec.is_dir() else spec.parent)
     from dataclasses import replace
 
     settings = replace(settings, analysis=analysis)
+    subject: Any = spec
+    target: Any = target_arg
+    if stdin:
+        from evalgap.specs_lang.textfile import STDIN_NAME
+
+        text = read_stdin_spec()
+        subject, target, _ = evalgap.load_spec(STDIN_NAME, target_arg, opts=settings, text=text)
     progress = _Progress(quiet)
     try:
-        report = evalgap.check(spec, target_arg, settings=settings, on_event=progress, tests=tests_path)
+        report = evalgap.check(subject, target, settings=settings, on_event=progress, tests=tests_path)
     finally:
         progress.close()
     assert isinstance(report, GapReport)
