@@ -11,22 +11,32 @@ import evalgap
 from evalgap.specs_lang.errors import SpecError
 from evalgap.specs_lang.textfile import STDIN_NAME
 from evalgap.verifier.cli.common import read_stdin_spec
-from evalgap.verifier.errors import VerifierError
+from evalgap.verifier.cli.common import handles_errors
+from evalgap.verifier.errors import UsageError, VerifierError
+from evalgap.verifier.options import resolve_settings
 from evalgap.verifier.report.gap import EXIT_OK, EXIT_USAGE
 
 __all__ = ["lint", "fmt"]
 
 
 @click.command()
-@click.argument("specs", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.argument("specs", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--target", "target_arg", metavar="NAME|MODULE|FILE",
               help="Check names and signatures against this code (default: the case's default, else the "
                    "spec's `target:`); the target is imported in a sandboxed subprocess.")
+@handles_errors()
 def lint(specs: tuple[Path, ...], target_arg: str | None) -> None:
     """Check SPECS: syntax, structure, names and types, and the target's real signatures; exit 2 on any
     problem (all problems of a file are reported in one run). `-` reads a spec from standard input (named
-    `<stdin>` in the diagnostics; its target and imports are relative to the current folder)."""
+    `<stdin>` in the diagnostics; its target and imports are relative to the current folder). Without SPECS,
+    the specs `[tool.evalgap] specs` of the pyproject.toml in the current folder (or its parents) names."""
     bad = False
+    if not specs:
+        settings = resolve_settings({}, Path.cwd())
+        specs = settings.specs
+        if not specs:
+            raise UsageError("give the specs to lint (or `-` for standard input), or list them in "
+                             f"[tool.evalgap] specs of {settings.pyproject or 'a pyproject.toml'}")
     for sp in specs:
         if str(sp) == "-":
             try:
