@@ -52,12 +52,18 @@ def compare(dataset: str, evaluators: str, executor: str, ray_address: str | Non
 
     try:
         budget, examples, jobs = _layered(budget, examples, jobs)
+        names = tuple(e.strip() for e in evaluators.split(",") if e.strip())
+        if "hypothesis" in names:
+            from evalgap.research.hypothesis_switch import switch_problem
+
+            problem = switch_problem()
+            if problem is not None:
+                fail(problem, prefix="evalgap compare: ")
         ds = resolve_dataset(dataset, tasks.split(",") if tasks else None,
                              sources.split(",") if sources else None, limit, specs)
         settings = EvalSettings(crosshair_budget_s=budget, hypothesis_seeds=tuple(int(x) for x in seeds.split(",")),
                                 hypothesis_examples=examples)
-        opts = CompareOptions(tuple(e.strip() for e in evaluators.split(",") if e.strip()), settings, executor,
-                              jobs, ray_address)
+        opts = CompareOptions(names, settings, executor, jobs, ray_address)
         with Progress(transient=True) as bar:
             tid = bar.add_task("programs", total=None)
             summary = run_compare(ds, out, opts, not no_plots,
