@@ -60,13 +60,13 @@ def test_exported_kvstore_and_precondition_spec_run_from_a_moved_folder(tmp_path
     spec = _mathx(first / "mathx")
     (case / "tests").mkdir()
     (first / "mathx" / "tests").mkdir()
-    for args, out in ((["--target", "agent"], case / "tests" / "test_kv_agent.py"),
+    for args, dest in ((["--target", "agent"], case / "tests" / "test_kv_agent.py"),
                       (["--target", "reference"], case / "ref" / "test_kv_reference.py"),
                       ([], first / "mathx" / "tests" / "test_mathx.py")):
-        out.parent.mkdir(exist_ok=True)
-        res = run_cli("export", "--to", "pytest", str(spec if not args else case), *args, "-o", str(out))
+        dest.parent.mkdir(exist_ok=True)
+        res = run_cli("export", "--to", "pytest", str(spec if not args else case), *args, "-o", str(dest))
         assert res.exit_code == 0, res.stderr
-        text = out.read_text()
+        text = dest.read_text()
         assert str(tmp_path) not in text, "an absolute folder was written into the exported module"
         assert "startswith('[pre] ')" not in text
     mathx_text = (first / "mathx" / "tests" / "test_mathx.py").read_text()

@@ -26,7 +26,7 @@ def test_no_exact_pins_anywhere() -> None:
 
 
 def _spec(name: str) -> str:
-    [req] = [r for r in PROJECT["dependencies"] if re.match(rf"{name}\b", r)]
+    [req] = [str(r) for r in PROJECT["dependencies"] if re.match(rf"{name}\b", r)]
     return req
 
 
@@ -50,7 +50,7 @@ def test_the_constant_mining_switch_exists_and_works(monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(providers, "_get_local_constants", providers._get_local_constants)  # restored after
     disable_constant_mining()
     mined = providers._get_local_constants()
-    assert isinstance(mined, providers.Constants) and not any(len(getattr(mined, k)) for k in
+    assert isinstance(mined, getattr(providers, "Constants")) and not any(len(getattr(mined, k)) for k in
                                                              ("integers", "floats", "bytes", "strings"))
 
 
