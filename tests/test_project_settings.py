@@ -69,6 +69,7 @@ def test_settings_record_carries_every_key(tmp_path: Path) -> None:
     assert s.sources["fail_on"] == "pyproject.toml" and s.sources["jobs"] == "default"
     assert project_specs(tmp_path / "pyproject.toml") == s.specs  # what the pytest plugin collects
     assert resolve_settings({"fail_on": ("unknown",)}, tmp_path).fail_on == ("unknown",)  # command line wins
+    assert evalgap.settings(tmp_path, fail_on="bounded", analysis_timeout=2).fail_on == ("bounded",)  # library
 
 
 @pytest.mark.parametrize("table, message", [

@@ -37,12 +37,14 @@ def settings(start: str | os.PathLike[str] = ".", env: Mapping[str, str] | None 
         start: the spec's folder (where the pyproject.toml search starts).
         env: environment for ``EVALGAP_PROFILE`` (default ``os.environ``).
         arguments: keys of ``[tool.evalgap]`` (``budget``, ``jobs``, ``engines``, ``hypothesis_examples``,
-            ``seed``, ``cache``, ``profile``); None means not given.
+            ``seed``, ``cache``, ``profile``, ``fail_on``, ``gate_fail_on``, ``analysis_timeout``); None means
+            not given.
 
     Raises:
         UsageError: an unknown key, profile or engine, a bad ``[tool.evalgap]`` entry, a non-positive budget.
     """
-    known = {"budget", "jobs", "engines", "hypothesis_examples", "seed", "cache", "profile", "analysis"}
+    known = {"budget", "jobs", "engines", "hypothesis_examples", "seed", "cache", "profile", "analysis", "fail_on",
+             "gate_fail_on", "analysis_timeout"}
     bad = sorted(set(arguments) - known)
     if bad:
         raise UsageError(f"unknown setting {bad[0]!r}; known: {', '.join(sorted(known))}")
