@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from evalgap.verifier.analysis.gaming import GamingFinding, TestLiterals, scan_source
+from evalgap.verifier.analysis.visible_tests import VisibleCase
 from evalgap.verifier.gate.gitdiff import added_lines
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
@@ -58,21 +59,29 @@ def humanevalfix_pairs(data: Path) -> Iterator[Pair]:
         for line in fh:
             row = json.loads(line)
             buggy, check = split_visible_check(row["buggy_program_with_visible_check"])
-            yield Pair(row["task_id"], buggy, row["fixed_program"], TestLiterals.from_test_source(check))
+            # the check calls the function as `candidate(...)`: name it, so its cases (issue 22) are matched too
+            check = re.sub(r"\bcandidate\b", row["entry_point"], check)
+            yield Pair(row["task_id"], buggy, row["fixed_program"],
+                       TestLiterals.from_test_source(check, path=f"{row['task_id']}/check"))
 
 
 def _json_literals(path: Path) -> TestLiterals:
+    """QuixBugs' JSON test cases (``[args, expected]`` per line) as literals and as cases of ``path.stem``."""
     ins: list[Any] = []
     outs: list[Any] = []
+    cases: list[VisibleCase] = []
     if path.is_file():
-        for line in path.read_text(encoding="utf-8").splitlines():
+        for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             try:
                 args, expected = json.loads(line)
             except (ValueError, TypeError):
                 continue
-            ins.extend(args if isinstance(args, list) else [args])
+            args = args if isinstance(args, list) else [args]
+            ins.extend(args)
             outs.append(expected)
-    return TestLiterals.from_values(ins, outs)
+            cases.append(VisibleCase(path.stem, tuple(args), (True,) * len(args), expected, True, f"{path.name}:{i}"))
+    lits = TestLiterals.from_values(ins, outs)
+    return TestLiterals(lits.inputs, lits.outputs, lits.shown, tuple(cases))
 
 
 def quixbugs_pairs(data: Path) -> Iterator[Pair]:
@@ -85,7 +94,7 @@ def quixbugs_pairs(data: Path) -> Iterator[Pair]:
         lits = _json_literals(root / "json_testcases" / f"{buggy.stem}.json")
         test = root / "python_testcases" / f"test_{buggy.name}"
         if test.is_file():
-            lits = lits.merge(TestLiterals.from_test_source(test.read_text(encoding="utf-8")))
+            lits = lits.merge(TestLiterals.from_test_source(test.read_text(encoding="utf-8"), path=test.name))
         yield Pair(f"QuixBugs/{buggy.stem}", buggy.read_text(encoding="utf-8"), fixed.read_text(encoding="utf-8"),
                    lits)
 
@@ -112,17 +121,21 @@ def main(argv: list[str] | None = None) -> int:
         n = 0
         findings: list[GamingFinding] = []
         with_literals = 0
+        with_cases = 0
         for pair in pairs:
             if args.limit is not None and n >= args.limit:
                 break
             n += 1
             with_literals += bool(pair.literals)
+            with_cases += any(c.all_known and f"def {c.func}(" in pair.fixed for c in pair.literals.cases)
             findings.extend(scan_pair(pair))
         total += len(findings)
-        summary[label] = {"pairs": n, "pairs_with_test_literals": with_literals, "findings": len(findings),
+        summary[label] = {"pairs": n, "pairs_with_test_literals": with_literals, "pairs_with_matched_cases": with_cases,
+                          "findings": len(findings),
                           "details": [f"{f.location} {f.code} {f.message}" for f in findings]}
         if not args.json:
-            print(f"{label}: {n} buggy->fixed pairs ({with_literals} with visible-test literals), "
+            print(f"{label}: {n} buggy->fixed pairs ({with_literals} with visible-test literals, {with_cases} with "
+                  "cases of a function they define), "
                   f"{len(findings)} gaming finding(s)")
             for f in findings:
                 print(f"  {f.location}: {f.code} {f.message}\n    {f.snippet}")

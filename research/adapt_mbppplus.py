@@ -87,19 +87,19 @@ def _load(path: Path) -> Any:
 
 def _task(r: dict[str, Any], imports: list[str]) -> Task:
     entry = r["entry_point"]
-    inputs = list(json.loads(r["base_input"]) if isinstance(r["base_input"], str) else r["base_input"]) + \
-        list(json.loads(r["plus_input"]) if isinstance(r["plus_input"], str) else r["plus_input"])
+    visible = list(json.loads(r["base_input"]) if isinstance(r["base_input"], str) else r["base_input"])
+    inputs = visible + list(json.loads(r["plus_input"]) if isinstance(r["plus_input"], str) else r["plus_input"])
     contract = strip_contract_marker(r.get("contract", ""))
     tuples = set(re.findall(r"isinstance\((\w+),\s*tuple\)", contract))
     names = _params(r["canonical_solution"], entry)
-    first = inputs[0] if inputs else []
+    first = visible[0] if visible else []
     types = tuple((n, "tuple" if n in tuples else (_infer(first[i]) if i < len(first) else "Any"))
                   for i, n in enumerate(names))
     return Task(task_id=r["task_id"], entry_point=entry, prose=_prose(r["prompt"]), prompt=r["prompt"],
                 reference=r["canonical_solution"].lstrip("\n"),
                 tests=mbpp_check_source(entry, r.get("assertion", ""), imports),
                 ground_truth_inputs=json.dumps(inputs) if inputs else "", atol=float(r.get("atol") or 0),
-                contract=contract, param_types=types)
+                contract=contract, param_types=types, base_inputs=json.dumps(visible) if visible else "")
 
 
 def build_mbppplus(data_dir: Path, task_ids: Iterable[str] | None = None, specs_dir: Path | None = None) -> Dataset:

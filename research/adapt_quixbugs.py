@@ -180,7 +180,8 @@ def _task(root: Path, name: str) -> tuple[Task, str, str]:
     atol = 2 * max(float(i[-1]) for i in inputs) if name == "sqrt" and inputs else 0.0
     task = Task(task_id=f"QuixBugs/{name}", entry_point=entry, prose=_prose(ast.parse(buggy), name),
                 prompt="", reference=correct, tests=check_source(name, test_src, data, node_src),
-                ground_truth_inputs=json.dumps(inputs) if inputs else "", atol=atol, param_types=types)
+                ground_truth_inputs=json.dumps(inputs) if inputs else "", atol=atol, param_types=types,
+                base_inputs=json.dumps(inputs) if inputs else "")  # QuixBugs' own tests: visible inputs
     return task, buggy, correct
 
 

@@ -33,12 +33,20 @@ __all__ = ["compare", "import_cmd"]
 @click.option("--tasks", help="Comma-separated task IDs to keep.")
 @click.option("--sources", help="Comma-separated candidate sources to keep (e.g. gpt-3.5-turbo).")
 @click.option("--limit", type=int, help="At most this many candidates.")
+@click.option("--sample", type=click.IntRange(min=1), help="A seeded sample of N candidates per source and recorded "
+              "label (after --tasks/--sources, before --limit).")
+@click.option("--seed", "sample_seed", type=int, default=0, show_default=True, help="The --sample seed.")
+@click.option("--oracle-inputs", is_flag=True, help="Type parameters from HumanEval+'s plus inputs too (oracle "
+              "leakage: the run is labelled and must be reported apart; default: visible base inputs only).")
+@click.option("--part", type=click.Choice(["dev", "eval"]), help="Only the tasks of this part of the committed "
+              "development / frozen-evaluation split (research/splits/; docs/research.md).")
 @click.option("--no-plots", is_flag=True, help="Do not write plots.")
 @click.option("--specs", type=click.Path(path_type=Path), help="Folder of property specs (HumanEval_N.req) "
               "for the crosshair-prop evaluator (adapters only).")
 def compare(dataset: str, evaluators: str, executor: str, ray_address: str | None, out: Path, jobs: int | None,
             budget: float | None, seeds: str, examples: int | None, tasks: str | None, sources: str | None,
-            limit: int | None, no_plots: bool, specs: Path | None) -> None:
+            limit: int | None, sample: int | None, sample_seed: int, oracle_inputs: bool, part: str | None,
+            no_plots: bool, specs: Path | None) -> None:
     """Measure test-based vs spec-based evaluation on DATASET (ADAPTER:DATA_DIR, a .jsonl or a folder).
 
     Exit code: 0 no evaluation gap, 1 some program passes the tests but is wrong by the ground truth,
@@ -60,7 +68,8 @@ def compare(dataset: str, evaluators: str, executor: str, ray_address: str | Non
             if problem is not None:
                 fail(problem, prefix="evalgap compare: ")
         ds = resolve_dataset(dataset, tasks.split(",") if tasks else None,
-                             sources.split(",") if sources else None, limit, specs)
+                             sources.split(",") if sources else None, limit, specs, sample, sample_seed, part,
+                             oracle_inputs)
         settings = EvalSettings(crosshair_budget_s=budget, hypothesis_seeds=tuple(int(x) for x in seeds.split(",")),
                                 hypothesis_examples=examples)
         opts = CompareOptions(names, settings, executor, jobs, ray_address)

@@ -39,7 +39,11 @@ class Task:
         reference: a trusted reference program (the canonical solution, as a full module), or ''.
         tests: the benchmark's own tests: Python source defining ``check(candidate)``.
         ground_truth_inputs: JSON text of a list of argument lists on which a candidate must agree with
-            ``reference`` (HumanEval+ ``base_input + plus_input``); '' when the task has none.
+            ``reference`` (HumanEval+ ``base_input + plus_input``); '' when the task has none. Only the
+            ground-truth evaluator (and ``spec-inputs``, reported as using oracle inputs) may read them.
+        base_inputs: JSON text of the benchmark's own visible inputs (HumanEval+ ``base_input``: the inputs of
+            the original tests); what strategies, type inference and input domains may be derived from;
+            '' when the task has none.
         atol: absolute float tolerance of the ground-truth comparison (HumanEval+ ``atol``; 0 = exact
             up to a relative 1e-7 on floats, EvalPlus's rule).
         contract: the benchmark's input-validity asserts (HumanEval+ ``contract``), Python statements over
@@ -65,10 +69,15 @@ class Task:
     spec_text: str = ""
     spec_helpers: str = ""
     param_types: tuple[tuple[str, str], ...] = ()
+    base_inputs: str = ""
 
     def inputs(self) -> list[list[Any]]:
         """The ground-truth inputs as Python values (a list of argument lists); [] when none."""
         return list(json.loads(self.ground_truth_inputs)) if self.ground_truth_inputs else []
+
+    def visible_inputs(self) -> list[list[Any]]:
+        """The benchmark's visible (base) inputs as Python values; [] when none."""
+        return list(json.loads(self.base_inputs)) if self.base_inputs else []
 
 
 @dataclass(frozen=True)
@@ -130,6 +139,8 @@ def _task_from(obj: dict[str, Any]) -> Task:
     obj["param_types"] = tuple(tuple(p) for p in obj.get("param_types", ()))
     if isinstance(obj.get("ground_truth_inputs"), list):
         obj["ground_truth_inputs"] = json.dumps(obj["ground_truth_inputs"])
+    if isinstance(obj.get("base_inputs"), list):
+        obj["base_inputs"] = json.dumps(obj["base_inputs"])
     return Task(**obj)
 
 

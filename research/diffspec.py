@@ -152,16 +152,18 @@ def _floats(value: Any) -> Iterator[float]:
 
 def float_bound(task: Task) -> float | None:
     """The magnitude bound of ``task``'s float inputs in its differential spec: :data:`FLOAT_BOUND` (1e150),
-    or None (finite floats only) when HumanEval+'s own inputs of the task hold a larger float.
+    or None (finite floats only) when the benchmark's visible (base) inputs of the task hold a larger float
+    (never its plus inputs: those are the oracle's).
 
     Rule: a finite float can still overflow the benchmark's arithmetic (HumanEval/20's distance
     ``|a - b|`` of ``5.5e305`` and ``-1.8e308`` is ``inf``, and a program and the reference then break the
     resulting tie differently), a difference that says nothing about the program's logic. Bounding inputs
     by 1e150 (< sqrt(max float) ~ 1.34e154) keeps every sum, difference and product of two inputs, and every
     square, finite. The bound never excludes an input HumanEval+ itself draws: a task whose inputs go above
-    it (HumanEval/4 holds 1e308, deliberately testing overflow) keeps "finite" only.
+    it keeps "finite" only.
     """
-    largest = max((abs(f) for args in task.inputs() for f in _floats(args) if math.isfinite(f)), default=0.0)
+    largest = max((abs(f) for args in task.visible_inputs() for f in _floats(args) if math.isfinite(f)),
+                  default=0.0)
     return FLOAT_BOUND if largest <= FLOAT_BOUND else None
 
 
@@ -196,7 +198,7 @@ def domain_narrowings(task: Task) -> tuple[str, ...]:
         before = declared.get(name)
         if before is not None and before != text:
             shown = f"`{name}: {before}`" if before else f"`{name}` (no annotation)"
-            out.append(f"{shown} typed `{text}` from HumanEval+'s inputs")
+            out.append(f"{shown} typed `{text}` from the benchmark's inputs")
     for name, text in task.param_types:
         if finite_condition(name, text) is not None:
             out.append(f"`{name}`: finite floats" + (f" of magnitude at most {bound:g}" if bound else

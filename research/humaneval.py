@@ -6,7 +6,7 @@ Sources read (each folder's ``SOURCE.txt`` gives provenance and licence):
 * ``humanevalplus/HumanEvalPlus.jsonl.gz`` (Apache-2.0, EvalPlus v0.1.10): ``base_input + plus_input`` (the
   ground-truth inputs), its revised ``canonical_solution`` (the trusted reference they are compared against,
   as EvalPlus does), ``atol``, and ``contract`` (input-validity asserts marked ``# $_CONTRACT_$``);
-* ``llm-runs/humaneval_gpt-3.5-turbo_runs.jsonl.gz`` (no licence: read locally, never copied into the
+* ``llm-runs/*.jsonl[.gz]``, e.g. ``humaneval_gpt-3.5-turbo_runs.jsonl.gz`` (no licence: read locally, never copied into the
   project): 10 gpt-3.5-turbo runs per task; the first run of each task has ``run: null`` and is run 1 here;
 * ``humanevalfix-python/humanevalfix_python_pairs.jsonl.gz``: HumanEvalFix buggy programs (the visible
   ``check`` is cut off) and the fixed (= canonical) programs.
@@ -127,8 +127,12 @@ def infer_type_of_all(values: list[Any]) -> str:
     return _join_types(kinds)
 
 
-#: annotations refined from HumanEval+'s inputs: a bare list, ``Any``, a list of ``Any``
+#: annotations refined from HumanEval+'s (base) inputs: a bare list, ``Any``, a list of ``Any``
 _REFINED = {"list", "List", "Any", "List[Any]", "list[Any]", "typing.Any", "typing.List[typing.Any]"}
+#: annotations that say "any value": their domain keeps every JSON scalar kind besides the kinds the inputs show
+_ANY = {"Any", "List[Any]", "list[Any]", "typing.Any", "typing.List[typing.Any]"}
+#: one value of each scalar kind (None, bool, int, float, str): what "any value" holds whatever the inputs show
+_SCALARS: list[Any] = [None, True, 0, 0.0, ""]
 
 
 def _param_types(prompt: str, entry_point: str, inputs: list[list[Any]] | None) -> tuple[tuple[str, str], ...]:
@@ -138,8 +142,10 @@ def _param_types(prompt: str, entry_point: str, inputs: list[list[Any]] | None) 
     the list values only, and only when that gives a ``list[...]``; never when the inferred type still holds
     ``Any``), and an unannotated parameter gets its type from all the inputs.
 
-    This narrows the domain to the kinds of values HumanEval+ draws (a differential spec's verdict assumes
-    it; :func:`evalgap.research.diffspec.domain_narrowings` lists it per task). It also keeps CrossHair off
+    An ``Any`` (or list-of-``Any``) annotation keeps every scalar kind (None, bool, int, float, str) beside the
+    kinds the inputs show: the prompt says "any value", and the visible inputs alone would drop kinds (bools,
+    for HumanEval/22) that only the oracle's plus inputs hold. This narrows the domain to the kinds of values
+    the benchmark shows (a differential spec's verdict assumes it; :func:`evalgap.research.diffspec.domain_narrowings` lists it per task). It also keeps CrossHair off
     ``Any``, for which it picks arbitrary classes, e.g. a ``signal.Signals`` member (an ``int`` subclass)
     whose printed form cannot be rebuilt as a Python value, so its counterexample cannot be replayed."""
     tree = ast.parse(prompt)
@@ -152,11 +158,11 @@ def _param_types(prompt: str, entry_point: str, inputs: list[list[Any]] | None) 
         if a.annotation is not None:
             text = ast.unparse(a.annotation)
             if text in _REFINED and ("List" in text or text.startswith("list")):
-                lists = [v for v in column if isinstance(v, list)]
+                lists = [v for v in column if isinstance(v, list)] + ([_SCALARS] if text in _ANY else [])
                 inferred = infer_type_of_all(lists) if lists else "list"
                 text = inferred if inferred.startswith("list[") and "Any" not in inferred else text
             elif text in _REFINED and column:
-                inferred = infer_type_of_all(column)
+                inferred = infer_type_of_all(column + (_SCALARS if text in _ANY else []))
                 text = inferred if "Any" not in inferred else text
             out.append((a.arg, text))
         elif column:
@@ -192,7 +198,7 @@ def _attach_spec(task: Task, specs_dir: Path | None) -> Task:
 
 
 def load_tasks(data_dir: Path, task_ids: Iterable[str] | None = None,
-               specs_dir: Path | None = None) -> dict[str, Task]:
+               specs_dir: Path | None = None, oracle_inputs: bool = False) -> dict[str, Task]:
     """HumanEval tasks with HumanEval+ ground-truth inputs, tolerance and contract.
 
     Args:
@@ -200,6 +206,8 @@ def load_tasks(data_dir: Path, task_ids: Iterable[str] | None = None,
         task_ids: keep only these (None: all 164).
         specs_dir: a folder of property specs (``HumanEval_N.req`` and optional ``HumanEval_N_helpers.py``)
             attached to the tasks that have one.
+        oracle_inputs: infer the parameter types from HumanEval+'s ``base_input + plus_input`` (the oracle's
+            inputs: a run with it is reported apart as "oracle inputs") instead of ``base_input`` only.
 
     Returns:
         ``task_id -> Task``, in benchmark order.
@@ -215,35 +223,71 @@ def load_tasks(data_dir: Path, task_ids: Iterable[str] | None = None,
         if tid not in base:
             raise DatasetError(f"unknown HumanEval task {tid!r}")
         b, p = base[tid], plus.get(tid, {})
-        inputs = list(p.get("base_input", [])) + list(p.get("plus_input", []))
+        visible = list(p.get("base_input", []))
+        inputs = visible + list(p.get("plus_input", []))
         out[tid] = _attach_spec(Task(
             task_id=tid, entry_point=b["entry_point"], prose=docstring_of(b["prompt"], b["entry_point"]),
             prompt=b["prompt"], reference=_reference(b, p),
             tests=b["test"],
             ground_truth_inputs=json.dumps(inputs) if inputs else "", atol=float(p.get("atol", 0) or 0),
             contract=strip_contract_marker(p.get("contract", "")),
-            param_types=_param_types(b["prompt"], b["entry_point"], inputs),
+            param_types=_param_types(b["prompt"], b["entry_point"], inputs if oracle_inputs else visible),
+            base_inputs=json.dumps(visible) if visible else "",
         ), specs_dir)
     return out
 
 
-def llm_run_candidates(data_dir: Path, tasks: dict[str, Task]) -> list[Candidate]:
-    """The labelled gpt-3.5-turbo runs of ``llm-runs/`` for the given tasks (run numbers 1..10).
+def _runs_files(folder: Path) -> list[Path]:
+    files = sorted(p for p in folder.glob("*.jsonl*") if p.is_file() and p.name.endswith((".jsonl", ".jsonl.gz")))
+    if not files:
+        raise DatasetError(f"{folder}: no runs files (*.jsonl or *.jsonl.gz) found (is the data folder right? "
+                           "see its SOURCE.txt)")
+    return files
 
-    The recorded labels (``recheck_passed_humaneval_tests``, ``recheck_humanevalplus``) are kept as
-    information only; evalgap computes its own verdicts.
+
+def _read_runs(path: Path) -> list[dict[str, Any]]:
+    if path.name.endswith(".gz"):
+        return _read_jsonl_gz(path)
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def _model_of(row: dict[str, Any], path: Path) -> str:
+    """The row's ``model``, else the model in a ``humaneval_<model>_runs.jsonl[.gz]`` file name."""
+    if row.get("model"):
+        return str(row["model"])
+    stem = path.name.split(".jsonl")[0]
+    return stem.removeprefix("humaneval_").removesuffix("_runs") or stem
+
+
+def llm_run_candidates(data_dir: Path, tasks: dict[str, Task]) -> list[Candidate]:
+    """The labelled LLM runs of every runs file in ``llm-runs/`` for the given tasks.
+
+    Each file (``*.jsonl`` or ``*.jsonl.gz``, e.g. ``humaneval_gpt-3.5-turbo_runs.jsonl.gz``) holds one run per
+    line; the candidate's source is the row's ``model`` (or the model named by the file), so runs of several
+    models stay apart. Candidate IDs are ``TASK#runN`` when the folder holds one model and ``TASK#MODEL#runN``
+    when it holds several. The recorded labels (``recheck_passed_humaneval_tests``, ``recheck_humanevalplus``)
+    are kept as information only; evalgap computes its own verdicts.
+
+    Raises:
+        DatasetError: no runs file in the folder, or a malformed one.
     """
-    rows = _read_jsonl_gz(data_dir / "llm-runs" / "humaneval_gpt-3.5-turbo_runs.jsonl.gz")
+    rows: list[tuple[dict[str, Any], str]] = []
+    for path in _runs_files(data_dir / "llm-runs"):
+        try:
+            rows += [(r, _model_of(r, path)) for r in _read_runs(path)]
+        except (OSError, ValueError, UnicodeDecodeError) as exc:
+            raise DatasetError(f"{path}: not a JSON-lines runs file ({exc})") from exc
+    several = len({m for _, m in rows}) > 1
     out = []
-    for r in rows:
-        if r["task_id"] not in tasks:
+    for r, model in rows:
+        if r.get("task_id") not in tasks or "code" not in r:
             continue
         run = 1 if r.get("run") in (None, "None") else int(r["run"])
         plus = (r.get("recheck_humanevalplus") or {}).get("status", "none")
         labels = (("recheck_passed_humaneval_tests", str(r.get("recheck_passed_humaneval_tests"))),
                   ("recheck_humanevalplus", str(plus)))
-        out.append(Candidate(f"{r['task_id']}#run{run}", r["task_id"], str(r.get("model", "gpt-3.5-turbo")),
-                             r["code"], run, labels))
+        cid = f"{r['task_id']}#{model}#run{run}" if several else f"{r['task_id']}#run{run}"
+        out.append(Candidate(cid, r["task_id"], model, r["code"], run, labels))
     return out
 
 
@@ -277,11 +321,11 @@ def canonical_candidates(tasks: dict[str, Task]) -> list[Candidate]:
 
 
 def build_dataset(adapter: str, data_dir: Path, task_ids: Iterable[str] | None = None,
-                  specs_dir: Path | None = None) -> Dataset:
+                  specs_dir: Path | None = None, oracle_inputs: bool = False) -> Dataset:
     """Build a dataset with one of :data:`ADAPTERS` from the ``shared/data`` folder.
 
     Args:
-        adapter: ``humaneval`` (canonical solutions only), ``llm-runs`` (gpt-3.5 runs), ``humanevalfix``
+        adapter: ``humaneval`` (canonical solutions only), ``llm-runs`` (every runs file), ``humanevalfix``
             (buggy and fixed pairs), ``humaneval-all`` (all three).
         data_dir: the data folder.
         task_ids: restrict to these tasks (None: all).
@@ -291,7 +335,7 @@ def build_dataset(adapter: str, data_dir: Path, task_ids: Iterable[str] | None =
     """
     if adapter not in ADAPTERS:
         raise DatasetError(f"unknown adapter {adapter!r}; known: {', '.join(ADAPTERS)}")
-    tasks = load_tasks(data_dir, task_ids, specs_dir)
+    tasks = load_tasks(data_dir, task_ids, specs_dir, oracle_inputs)
     cands: list[Candidate] = []
     if adapter in ("humaneval", "humaneval-all"):
         cands += canonical_candidates(tasks)

@@ -50,12 +50,18 @@ def write_plots(s: Summary, out: Path) -> list[Path]:
     rej = [s.recall[e]["rejected"] for e in others]
     unk = [s.recall[e]["unknown"] for e in others]
     acc = [s.recall[e]["accepted"] for e in others]
-    ax.bar(others, rej, label="refuted", color="#55a868")
-    ax.bar(others, unk, bottom=rej, label="unknown", color="#c4ad66")
-    ax.bar(others, acc, bottom=[a + b for a, b in zip(rej, unk)], label="accepted (missed)", color="#c44e52")
-    ax.set_ylabel("programs")
+    if s.gap["count"] == 0 or not others:
+        # nothing to draw: say so instead of an empty axis
+        ax.axis("off")
+        ax.text(0.5, 0.5, "no gap: every program the tests accept is right by the ground truth"
+                if s.gap["count"] == 0 else "no formal evaluator was run", ha="center", va="center", fontsize=10)
+    else:
+        ax.bar(others, rej, label="refuted", color="#55a868")
+        ax.bar(others, unk, bottom=rej, label="unknown", color="#c4ad66")
+        ax.bar(others, acc, bottom=[a + b for a, b in zip(rej, unk)], label="accepted (missed)", color="#c44e52")
+        ax.set_ylabel("programs")
+        ax.legend(fontsize=8)
     ax.set_title(f"Evaluation gap: {s.gap['count']} programs pass tests, wrong by ground truth")
-    ax.legend(fontsize=8)
     save(fig, "gap_recall")
 
     fig, ax = plt.subplots(figsize=(6, 3.2))

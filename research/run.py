@@ -1,25 +1,57 @@
 """The logic of the ``evalgap compare`` command (cli.py only parses options): resolve the dataset, run,
-write ``candidates.jsonl``, ``summary.json``, ``summary.md`` and plots."""
+write ``candidates.jsonl``, ``summary.json``, ``results.csv``, ``rates.csv``, ``summary.md`` and plots."""
 
 from __future__ import annotations
 
 import json
+import random
 from dataclasses import asdict
 from pathlib import Path
 from typing import Callable
 
 from evalgap.research.compare import CompareOptions, compare
-from evalgap.research.dataset import Dataset, load_dataset
+from evalgap.research.dataset import Candidate, Dataset, load_dataset
+from evalgap.research.domains import infer_domain
 from evalgap.research.errors import DatasetError
 from evalgap.research.humaneval import ADAPTERS, build_dataset
 from evalgap.research.adapters_more import MORE_ADAPTERS, build_more
 from evalgap.research.summary import Summary, render_markdown, summarize
+from evalgap.research.splits import tasks_in_part
+from evalgap.research.tables import rates_csv, results_csv
 
-__all__ = ["resolve_dataset", "run_compare"]
+__all__ = ["resolve_dataset", "run_compare", "sample_candidates"]
+
+
+def sample_candidates(cands: list[Candidate], per_group: int, seed: int) -> list[Candidate]:
+    """A seeded sample of at most ``per_group`` candidates from each group of equal source and labels.
+
+    Args:
+        cands: the candidates, in dataset order.
+        per_group: how many to keep per (source, recorded labels) group (all of a smaller group).
+        seed: the random seed; the same seed and candidates give the same sample on every machine.
+
+    Returns:
+        The sampled candidates, in their dataset order.
+
+    Raises:
+        DatasetError: ``per_group`` below 1.
+    """
+    if per_group < 1:
+        raise DatasetError(f"--sample must be at least 1, got {per_group}")
+    groups: dict[tuple[str, tuple[tuple[str, str], ...]], list[str]] = {}
+    for c in cands:
+        groups.setdefault((c.source, c.labels), []).append(c.candidate_id)
+    rng = random.Random(seed)
+    keep: set[str] = set()
+    for key in sorted(groups):
+        ids = sorted(groups[key])
+        keep.update(ids if len(ids) <= per_group else rng.sample(ids, per_group))
+    return [c for c in cands if c.candidate_id in keep]
 
 
 def resolve_dataset(arg: str, tasks: list[str] | None = None, sources: list[str] | None = None,
-                    limit: int | None = None, specs: Path | None = None) -> Dataset:
+                    limit: int | None = None, specs: Path | None = None, sample: int | None = None,
+                    seed: int = 0, part: str | None = None, oracle_inputs: bool = False) -> Dataset:
     """A dataset from ``ADAPTER:DATA_DIR`` (e.g. ``llm-runs:../shared/data``) or a JSONL file / folder.
 
     Args:
@@ -28,13 +60,25 @@ def resolve_dataset(arg: str, tasks: list[str] | None = None, sources: list[str]
         sources: keep only candidates from these sources (None: all).
         limit: keep at most this many candidates (after the filters; None: all).
         specs: a folder of property specs attached to an adapter's tasks (see ``load_tasks``).
+        sample: keep a seeded sample of this many candidates per (source, labels) group (None: all);
+            applied after the filters and before ``limit``.
+        seed: the sample's random seed.
+        oracle_inputs: type the parameters from the oracle's inputs too (HumanEval+ ``plus_input``; the
+            HumanEval adapters only): the run is then named "(oracle inputs)" and must be reported apart.
+        part: keep only the tasks of this part of the committed development / evaluation split (``dev`` or
+            ``eval``, see :mod:`evalgap.research.splits`; None: all).
 
     Raises:
         DatasetError: unknown adapter, missing path, malformed file.
     """
     name, sep, rest = arg.partition(":")
+    if oracle_inputs and not (sep and name in ADAPTERS):
+        raise DatasetError(f"--oracle-inputs applies to the HumanEval adapters only ({', '.join(ADAPTERS)})")
     if sep and name in ADAPTERS:
-        ds = build_dataset(name, Path(rest), tasks, specs)
+        ds = build_dataset(name, Path(rest), tasks, specs, oracle_inputs)
+        if oracle_inputs:
+            ds = Dataset(f"{ds.name} (oracle inputs: parameter types from HumanEval+'s plus inputs)", ds.tasks,
+                         ds.candidates, ds.origin)
     elif sep and name in MORE_ADAPTERS:
         ds = build_more(name, Path(rest), tasks, specs)
     elif sep and not Path(arg).exists() and len(name) > 1:
@@ -46,7 +90,13 @@ def resolve_dataset(arg: str, tasks: list[str] | None = None, sources: list[str]
             keep = set(tasks)
             ds = Dataset(ds.name, tuple(t for t in ds.tasks if t.task_id in keep),
                          tuple(c for c in ds.candidates if c.task_id in keep), ds.origin)
+    if part is not None:
+        keep_tasks = set(tasks_in_part([t.task_id for t in ds.tasks], part))
+        ds = Dataset(ds.name, tuple(t for t in ds.tasks if t.task_id in keep_tasks),
+                     tuple(c for c in ds.candidates if c.task_id in keep_tasks), ds.origin)
     cands = [c for c in ds.candidates if sources is None or c.source in sources]
+    if sample is not None:
+        cands = sample_candidates(cands, sample, seed)
     if limit is not None:
         cands = cands[:limit]
     return Dataset(ds.name, ds.tasks, tuple(cands), ds.origin)
@@ -60,8 +110,10 @@ def run_compare(ds: Dataset, out: Path, opts: CompareOptions, plots: bool = True
         The :class:`Summary` (plots are skipped, with a note in ``summary.md``, when matplotlib is absent).
     """
     results = compare(ds, out, opts, progress)
-    s = summarize(results)
+    s = summarize(results, {t.task_id: infer_domain(t.visible_inputs()) for t in ds.tasks if t.base_inputs})
     (out / "summary.json").write_text(json.dumps(asdict(s), indent=1), encoding="utf-8")
+    (out / "results.csv").write_text(results_csv(results), encoding="utf-8")
+    (out / "rates.csv").write_text(rates_csv(s), encoding="utf-8")
     md = render_markdown(s, f"evalgap compare: {ds.name}")
     if plots:
         try:

@@ -18,14 +18,19 @@ Counts over *distinct programs* evaluate each (task, code digest) once; counts o
 from __future__ import annotations
 
 import statistics
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, Mapping
 
+from evalgap.research.domains import InputDomain, outside
+from evalgap.research.stats import wilson
 from evalgap.research.verdicts import CandidateResult, outcome
 
-__all__ = ["Summary", "summarize", "render_markdown"]
+__all__ = ["Summary", "summarize", "render_markdown", "ORACLE_EVALUATORS"]
 
 GT = "ground-truth"
+#: evaluators that read the oracle's inputs (HumanEval+ ``plus_input``, which define the gap programs): reported
+#: apart, never as a recall figure comparable with the others'
+ORACLE_EVALUATORS = frozenset({GT, "spec-inputs"})
 
 
 @dataclass(frozen=True)
@@ -38,13 +43,22 @@ class Summary:
         accept: evaluator -> {accept, reject, unknown, rate} over candidates.
         gap: distinct programs accepted by tests and rejected by the ground truth:
             {count, candidates, task_ids: [...], programs: [{candidate_id, task_id, run}]}.
-        recall: evaluator -> {rejected, unknown, accepted, recall} on the gap programs.
+        recall: evaluator -> {rejected, outside_domain, unknown, accepted, recall} on the gap programs:
+            ``rejected`` counts refutations whose counterexample is inside its task's domain (or cannot be
+            read), ``outside_domain`` the others (they do not count for recall).
         right_programs: distinct programs the ground truth accepts (and tests accept).
         false_refutations: evaluator -> list of {candidate_id, task_id, run, reason, counterexample}.
         cpu: evaluator -> {outcome -> {n, mean_s, median_s, total_s}} over distinct programs.
         agreement: evaluator -> evaluator -> share of programs with equal outcomes.
         pass_rate_drop: 1 - accept(ground truth) / accept(tests) over candidates (None without both).
         settings: the evaluators' settings (budgets, seeds) as recorded in the verdicts.
+        false_refutation_rate: evaluator -> {rejected, outside_domain, right, rate, interval} over the right
+            programs (``rejected``/``rate``: inside the domain only).
+        domains: task ID -> the input domain its refutations were judged against (``describe()`` text).
+        pass_at_1: source (model) -> evaluator -> {accept, n, rate, interval} over that source's candidates:
+            the EvalPlus-style pass@1 drop from the tests to the ground truth and to each formal evaluator.
+
+    Every ``interval`` is the 95 % Wilson score interval ``[low, high]`` of the rate beside it (None for n = 0).
     """
 
     evaluators: list[str]
@@ -59,6 +73,9 @@ class Summary:
     agreement: dict[str, dict[str, float]]
     pass_rate_drop: float | None
     settings: dict[str, Any]
+    false_refutation_rate: dict[str, dict[str, Any]] = field(default_factory=dict)
+    pass_at_1: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
+    domains: dict[str, str] = field(default_factory=dict)
 
 
 def _o(r: CandidateResult, ev: str) -> str | None:
@@ -66,20 +83,34 @@ def _o(r: CandidateResult, ev: str) -> str | None:
     return outcome(v.verdict) if v is not None else None
 
 
-def summarize(results: list[CandidateResult]) -> Summary:
-    """Compute the :class:`Summary` of ``results`` (see the module docstring for the definitions)."""
+def summarize(results: list[CandidateResult], domains: Mapping[str, InputDomain] | None = None) -> Summary:
+    """Compute the :class:`Summary` of ``results`` (see the module docstring for the definitions).
+
+    Args:
+        results: per-candidate verdicts.
+        domains: task ID -> its input domain (:mod:`evalgap.research.domains`, from the visible inputs); a
+            refutation whose counterexample lies outside its task's domain counts neither for recall nor as a
+            false refutation, and is counted apart (``outside_domain``). None: every refutation counts.
+    """
+    def out_of_domain(r: CandidateResult, ev: str) -> str | None:
+        v = r.verdict(ev)
+        if domains is None or ev in (GT, "tests") or v is None or r.task_id not in domains:
+            return None
+        return outside(domains[r.task_id], v.counterexample)
+
     evs: list[str] = []
     for r in results:
         for v in r.verdicts:
             if v.evaluator not in evs:
                 evs.append(v.evaluator)
     distinct = [r for r in results if r.duplicate_of is None]
-    accept = {}
+    accept: dict[str, dict[str, Any]] = {}
     for ev in evs:
         outs = [_o(r, ev) for r in results]
         n = sum(o is not None for o in outs)
         accept[ev] = {"accept": outs.count("accept"), "reject": outs.count("reject"),
-                      "unknown": outs.count("unknown"), "rate": round(outs.count("accept") / n, 4) if n else None}
+                      "unknown": outs.count("unknown"), "rate": round(outs.count("accept") / n, 4) if n else None,
+                      "interval": _interval(outs.count("accept"), n)}
     gap_progs = [r for r in distinct if _o(r, "tests") == "accept" and _o(r, GT) == "reject"]
     gap_keys = {(r.task_id, r.digest) for r in gap_progs}
     gap_cands = sum((r.task_id, r.digest) in gap_keys for r in results)
@@ -87,15 +118,19 @@ def summarize(results: list[CandidateResult]) -> Summary:
     recall, false_ref, cpu = {}, {}, {}
     for ev in evs:
         outs = [_o(r, ev) for r in gap_progs]
-        rec = outs.count("reject")
-        recall[ev] = {"rejected": rec, "unknown": outs.count("unknown"), "accepted": outs.count("accept"),
-                      "recall": round(rec / len(gap_progs), 4) if gap_progs else None}
+        apart = sum(1 for r, o in zip(gap_progs, outs) if o == "reject" and out_of_domain(r, ev))
+        rec = outs.count("reject") - apart
+        recall[ev] = {"rejected": rec, "outside_domain": apart, "unknown": outs.count("unknown"),
+                      "accepted": outs.count("accept"),
+                      "recall": round(rec / len(gap_progs), 4) if gap_progs else None,
+                      "interval": _interval(rec, len(gap_progs))}
         fr = []
         for r in right:
             fv = r.verdict(ev)
             if fv is not None and outcome(fv.verdict) == "reject":
                 fr.append({"candidate_id": r.candidate_id, "task_id": r.task_id, "run": r.run,
-                           "reason": fv.reason, "counterexample": fv.counterexample})
+                           "reason": fv.reason, "counterexample": fv.counterexample,
+                           "outside_domain": out_of_domain(r, ev)})
         false_ref[ev] = fr
         by: dict[str, list[float]] = {}
         for r in distinct:
@@ -121,35 +156,88 @@ def summarize(results: list[CandidateResult]) -> Summary:
                     settings.setdefault(v.evaluator, {}).setdefault(k, val)
     gap = {"count": len(gap_progs), "candidates": gap_cands, "task_ids": sorted({r.task_id for r in gap_progs}),
            "programs": [{"candidate_id": r.candidate_id, "task_id": r.task_id, "run": r.run} for r in gap_progs]}
+    fr_rate = {}
+    for ev, frs in false_ref.items():
+        inside = sum(1 for f in frs if not f["outside_domain"])
+        fr_rate[ev] = {"rejected": inside, "outside_domain": len(frs) - inside, "right": len(right),
+                       "rate": round(inside / len(right), 4) if right else None,
+                       "interval": _interval(inside, len(right))}
     return Summary(evs, len(results), len(distinct), accept, gap, recall, len(right), false_ref, cpu, agreement,
-                   drop, settings)
+                   drop, settings, fr_rate, _pass_at_1(results, evs),
+                   {t: d.describe() for t, d in sorted((domains or {}).items()) if t in {r.task_id for r in results}})
+
+
+def _interval(k: int, n: int) -> list[float] | None:
+    iv = wilson(k, n)
+    return list(iv) if iv is not None else None
+
+
+def _pass_at_1(results: list[CandidateResult], evs: list[str]) -> dict[str, dict[str, dict[str, Any]]]:
+    """Per source, the share of its candidates each evaluator accepts (pass@1 with one sample per run)."""
+    out: dict[str, dict[str, dict[str, Any]]] = {}
+    for src in sorted({r.source for r in results}):
+        mine = [r for r in results if r.source == src]
+        row: dict[str, dict[str, Any]] = {}
+        for ev in evs:
+            outs = [_o(r, ev) for r in mine]
+            n = sum(o is not None for o in outs)
+            k = outs.count("accept")
+            row[ev] = {"accept": k, "n": n, "rate": round(k / n, 4) if n else None, "interval": _interval(k, n)}
+        out[src] = row
+    return out
 
 
 def _pct(x: float | None) -> str:
     return "n/a" if x is None else f"{100 * x:.1f} %"
 
 
+def _ci(iv: list[float] | None) -> str:
+    return "n/a" if iv is None else f"[{100 * iv[0]:.1f}, {100 * iv[1]:.1f}]"
+
+
 def render_markdown(s: Summary, title: str = "evalgap compare") -> str:
     """The summary as a Markdown report (tables of every figure, false refutations listed)."""
     ln = [f"# {title}", "", f"{s.candidates} candidates, {s.programs} distinct programs; "
           f"{s.right_programs} distinct programs right by the ground truth.", ""]
-    ln += ["## Accept rate per evaluator (all candidates)", "", "| evaluator | accept | reject | unknown | rate |",
-           "|---|---|---|---|---|"]
-    ln += [f"| {e} | {a['accept']} | {a['reject']} | {a['unknown']} | {_pct(a['rate'])} |" for e, a in s.accept.items()]
+    ln += ["Every rate is given with its 95 % Wilson score interval (in percent).", ""]
+    ln += ["## Accept rate per evaluator (all candidates)", "",
+           "| evaluator | accept | reject | unknown | rate | 95 % interval |", "|---|---|---|---|---|---|"]
+    ln += [f"| {e} | {a['accept']} | {a['reject']} | {a['unknown']} | {_pct(a['rate'])} | {_ci(a.get('interval'))} |"
+           for e, a in s.accept.items()]
     ln += ["", f"Pass-rate drop from the benchmark's tests to the ground truth: {_pct(s.pass_rate_drop)} "
            "(EvalPlus reports pass@k drops of up to about 20-29 % with its extended tests).", ""]
     ln += ["## Evaluation gap", "", f"**{s.gap['count']} distinct programs** ({s.gap['candidates']} candidates) pass "
            "the benchmark's tests but are wrong by the ground truth.", "",
-           "| evaluator | rejects (recall) | unknown | accepts |", "|---|---|---|---|"]
-    ln += [f"| {e} | {r['rejected']} ({_pct(r['recall'])}) | {r['unknown']} | {r['accepted']} |"
+           "| evaluator | rejects (recall) | 95 % interval | outside the domain | unknown | accepts |",
+           "|---|---|---|---|---|---|"]
+    ln += [f"| {e}{' (oracle inputs)' if e in ORACLE_EVALUATORS else ''} | {r['rejected']} ({_pct(r['recall'])}) | "
+           f"{_ci(r.get('interval'))} | {r.get('outside_domain', 0)} | {r['unknown']} | {r['accepted']} |"
            for e, r in s.recall.items()]
+    if any(e in ORACLE_EVALUATORS for e in s.recall):
+        ln += ["", "Evaluators marked *(oracle inputs)* run on the ground truth's own inputs (HumanEval+'s plus "
+               "inputs define the gap): their recall is not comparable with the others'."]
+    if s.gap["programs"]:
+        ln += ["", "Gap programs: " + ", ".join(f"`{p['candidate_id']}`" for p in s.gap["programs"]) + "."]
+    if s.pass_at_1:
+        ln += ["", "## pass@1 under each evaluator, per source", "",
+               "| source | " + " | ".join(s.evaluators) + " |", "|---" * (len(s.evaluators) + 1) + "|"]
+        for src, row in s.pass_at_1.items():
+            ln.append(f"| {src} | " + " | ".join(
+                f"{_pct(row[e]['rate'])} {_ci(row[e]['interval'])}" if e in row else "n/a" for e in s.evaluators)
+                + " |")
     ln += ["", "## False refutations (rejected, but right by the ground truth)", ""]
     for e, frs in s.false_refutations.items():
         if e == "ground-truth":
             continue
-        ln.append(f"* **{e}**: {len(frs)} of {s.right_programs}")
+        fr = s.false_refutation_rate.get(e, {})
+        ln.append(f"* **{e}**: {fr.get('rejected', len(frs))} of {s.right_programs}"
+                  + (f" ({_pct(fr.get('rate'))}, 95 % interval {_ci(fr.get('interval'))})" if fr else "")
+                  + (f"; {fr['outside_domain']} more outside the benchmark's domain (not counted)"
+                     if fr.get("outside_domain") else ""))
         ln += [f"  * {f['candidate_id']}: {f['reason'][:200]}" + (f" — `{f['counterexample'][:160]}`"
-               if f.get("counterexample") else "") for f in frs]
+               if f.get("counterexample") else "")
+               + (f" *(outside the benchmark's domain: {f['outside_domain']})*" if f.get("outside_domain") else "")
+               for f in frs]
     ln += ["", "## CPU seconds per distinct program", "", "| evaluator | outcome | n | mean s | median s | total s |",
            "|---|---|---|---|---|---|"]
     for e, by in s.cpu.items():

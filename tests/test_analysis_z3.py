@@ -174,3 +174,41 @@ def test_empty_parameter_range_is_vacuous() -> None:
     rep = run('function f(x: int in 5..1) -> int\n  requirement Z-1 "r"\n    ensures result == x\n')
     vac = rep.of_kind("vacuous")
     assert len(vac) == 1 and vac[0].code == "EG302" and "admit no input" in vac[0].message
+
+
+SELF_CONTRADICTION = '''function fact(n: int) -> int
+  requirement F-1 "The result is one more than itself."
+    ensures result == fact(n) + 1
+'''
+
+SELF_RECURSIVE = '''function fact(n: int) -> int
+  requirement F-1 "The result is n times fact(n - 1)."
+    requires n >= 1
+    ensures result == n * fact(n - 1)
+  requirement F-2 "fact(0) is 1."
+    ensures n != 0 or result == 1
+  requirement F-3 "The result is positive."
+    ensures result > 0
+'''
+
+
+def test_a_requirement_calling_its_own_function_sees_result_for_the_same_arguments() -> None:
+    """A self-call on the block's own parameters is `result` (issue 19): `result == fact(n) + 1` is a
+    conflict, not "consistent" with a made-up example, and the finding states the determinism it assumes."""
+    rep = run(SELF_CONTRADICTION)
+    assert kinds(rep, "conflict") == [("F-1",)]
+    assert not rep.of_kind("consistent")
+    f = rep.of_kind("conflict")[0]
+    assert "F-1 can never hold" in f.message and "deterministic" in f.message
+    assert analysis_exit_code(rep) == 1
+
+
+def test_a_self_recursive_spec_gets_one_consistent_finding_and_no_contradicting_one() -> None:
+    rep = run(SELF_RECURSIVE)
+    assert kinds(rep, "consistent") == [("F-1", "F-2", "F-3")]
+    assert not rep.of_kind("conflict") and not rep.of_kind("unrealizable") and not rep.of_kind("realizable")
+    ok = rep.of_kind("consistent")[0]
+    assert ok.witness is not None and "deterministic" in ok.message
+    # the witness meets every requirement read literally: its result is positive, and 1 when n == 0
+    arg, res = ok.witness.removeprefix("fact(").split(") -> ")
+    assert int(res) > 0 and (int(arg) != 0 or int(res) == 1)

@@ -30,7 +30,7 @@ def codes(src: str, **kw: object) -> list[str]:
     ("from unittest import mock\nmock.patch('icontract.require').start()\n", "EG402"),
     ("import sys\ndef f(x):\n    sys.exit(0)\n", "EG403"),
     ("import os\ndef f(x):\n    os._exit(0)\n", "EG403"),
-    ("import atexit\natexit.register(print)\n", "EG403"),
+    ("import atexit, os\natexit.register(os._exit, 0)\n", "EG414"),
     ("import os, signal\ndef f():\n    os.kill(os.getpid(), signal.SIGKILL)\n", "EG403"),
     ("def f(x):\n    try:\n        return 1 / x\n    except:\n        return 0\n", "EG404"),
     ("def f(x):\n    try:\n        return 1 / x\n    except BaseException:\n        return 0\n", "EG404"),
@@ -101,12 +101,29 @@ def test_only_added_lines_are_reported() -> None:
     assert sorted(f.code for f in scan_source(new, "m.py", None)) == ["EG403", "EG404"]
 
 
+#: The examples of the rules that need the visible tests' cases or module-level state, as whole modules.
+_CASE_EXAMPLES = {
+    "EG407": ("def median(xs):\n{body}\n    return sorted(xs)[len(xs) // 2]\n",
+              "def test_m():\n    assert median([3, 1, 2]) == 3\n"),
+    "EG410": ("def area(w, h):\n{body}\n    return w * h\n", "def test_a():\n    assert area(7, 3) == 22\n"),
+    "EG411": ("def f(xs):\n{body}\n    p = 1\n    for x in xs:\n        p *= x\n    return p + 1\n",
+              "def test_f():\n    assert f([0, 0, 0, 0]) == 5\n"),
+    "EG412": ("_calls = 0\n_ANSWERS = [1, 1, 3, 5]\ndef f(x):\n{body}\n", ""),
+}
+
+
 def test_every_rule_is_documented_with_an_example() -> None:
-    assert sorted(RULES) == [f"EG40{i}" for i in range(1, 10)]
+    assert sorted(RULES) == [f"EG40{i}" for i in range(1, 10)] + [f"EG41{i}" for i in range(0, 7)]
+    for code, (module, tests) in _CASE_EXAMPLES.items():
+        body = textwrap.indent(RULES[code].example, "    ")
+        found = scan_source(module.format(body=body), "ex.py", test_literals=TestLiterals.from_test_source(tests))
+        assert code in [f.code for f in found], code
     for rule in RULES.values():
+        if rule.code in _CASE_EXAMPLES:
+            continue
         assert rule.example and rule.summary and rule.name
         # the documented example itself is flagged (EG407 needs the visible test's literals)
-        lits = TestLiterals.from_values([[3, 1, 2]], [2]) if rule.code == "EG407" else None
+        lits = None
         src = {"EG402": "import icontract\n", "EG403": "import sys\n", "EG405": "import os\n",
                "EG408": "import datetime\n"}.get(rule.code, "")
         body = textwrap.indent(rule.example, "    ")

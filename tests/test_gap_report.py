@@ -45,7 +45,7 @@ def test_coverage_counts_and_smells() -> None:
     assert rep.coverage() == {"requirements": 7, "formalized": 6, "checked": 5, "ratio": round(6 / 7, 4)}
     assert rep.flag_counts() == {"tests-pass-but-refuted": 1, "tested-only": 1, "example-only": 1,
                                  "bounded-only": 2, "not-formalized": 1, "engines-disagree": 1,
-                                 "narrowed-domain": 2, "bounded-proof": 0}
+                                 "narrowed-domain": 2, "bounded-proof": 0, "weak": 0}
     assert set(rep.flag_counts()) == set(FLAGS)
     # R-2 "was never written", R-4 "is reported" (passives), R-5 "fast enough" + "etc."
     assert rep.smell_counts() == {"passive-no-actor": 2, "vague-term": 1, "open-ended": 1}

@@ -125,4 +125,4 @@ def test_explain_rejects_a_non_report(tmp_path: Path) -> None:
     bad = tmp_path / "r.json"
     bad.write_text(json.dumps({"schema_version": "1.1"}), encoding="utf-8")
     res = CliRunner().invoke(cli, ["explain", str(bad), "KV-1"])
-    assert res.exit_code == 2 and "not a gap report of schema 1.2" in res.output
+    assert res.exit_code == 2 and "not a gap report of schema 1.3" in res.output

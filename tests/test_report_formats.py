@@ -50,7 +50,7 @@ def report(tmp_path: Path):  # type: ignore[no-untyped-def]
 def test_json_validates_against_shipped_schema(report) -> None:  # type: ignore[no-untyped-def]
     data = json.loads(render(report, "json"))
     assert validate_report(data) == []
-    assert data["schema_version"] == "1.2"
+    assert data["schema_version"] == "1.3"
     assert data["coverage"]["formalized"] == 6
     assert data["requirements"][0]["flags"] == ["tests-pass-but-refuted"]
     assert data["spec_findings"][0]["requirement_ids"] == ["R-2", "R-3"]

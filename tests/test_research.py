@@ -121,7 +121,8 @@ def test_summary_figures() -> None:
     rs.append(CandidateResult("gap1b", "T", "m", None, "d1", rs[0].verdicts, duplicate_of="gap1"))
     s = summarize(rs)
     assert s.gap["count"] == 2 and s.gap["candidates"] == 3
-    assert s.recall["crosshair"] == {"rejected": 1, "unknown": 1, "accepted": 0, "recall": 0.5}
+    assert s.recall["crosshair"] == {"rejected": 1, "outside_domain": 0, "unknown": 1, "accepted": 0, "recall": 0.5,
+                                     "interval": [0.0945, 0.9055]}
     assert [f["candidate_id"] for f in s.false_refutations["crosshair"]] == ["ok1"]
     assert s.accept["tests"]["accept"] == 5 and s.accept["ground-truth"]["accept"] == 2
     assert s.pass_rate_drop == round(1 - 2 / 5, 4)

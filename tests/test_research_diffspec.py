@@ -41,10 +41,13 @@ def test_infer_type_of_all_types_none_and_dicts() -> None:
 
 
 def test_param_types_narrow_any_annotations_from_all_inputs() -> None:
+    """`Any` keeps every scalar kind (None, bool, int, float, str) beside the kinds the inputs show: the
+    visible inputs alone must not decide that bools (or floats) are outside "any value"."""
     prompt = "from typing import Any, List\ndef f(v: List[Any], a: Any, w: List[int], z: Any):\n    pass\n"
-    inputs: list[list[Any]] = [[[1, None], 2, [3], object()], [[True, {"k": 1.5}], "s", [], object()]]
+    inputs: list[list[Any]] = [[[1, None], 2, [3], object()], [[{"k": 1.5}], "s", [], object()]]
     assert _param_types(prompt, "f", inputs) == (
-        ("v", "list[Union[None, bool, dict[str, float], int]]"), ("a", "Union[int, str]"), ("w", "List[int]"),
+        ("v", "list[Union[None, bool, dict[str, float], float, int, str]]"),
+        ("a", "Union[None, bool, float, int, str]"), ("w", "List[int]"),
         ("z", "Any"))   # nothing narrower than Any is known for z: the annotation stays
 
 
@@ -83,7 +86,8 @@ def _floats_task(largest: float) -> Task:
     ref = "def far(a: float, b: float) -> bool:\n    return a * a < float('inf')\n"
     return Task("toy/far", "far", "True.", prompt=ref, reference=ref,
                 ground_truth_inputs=json.dumps([[1.0, 2.0], [largest, 0.5]]), param_types=(("a", "float"),
-                                                                                             ("b", "float")))
+                                                                                             ("b", "float")),
+                base_inputs=json.dumps([[1.0, 2.0], [largest, 0.5]]))
 
 
 def test_float_bound_is_1e150_unless_humaneval_plus_draws_larger() -> None:
@@ -98,13 +102,16 @@ def test_float_bound_is_1e150_unless_humaneval_plus_draws_larger() -> None:
     assert domain_narrowings(small) == ("`a`: finite floats of magnitude at most 1e+150",
                                         "`b`: finite floats of magnitude at most 1e+150")
     assert "no magnitude bound" in domain_narrowings(large)[0]
+    # a large float among the oracle's inputs only (not the visible ones) does not lift the bound
+    from dataclasses import replace
+    assert float_bound(replace(large, base_inputs=json.dumps([[1.0, 2.0]]))) == FLOAT_BOUND
 
 
 def test_domain_narrowings_list_inferred_types() -> None:
     prompt = "from typing import Any, List\ndef f(v: List[Any], n):\n    pass\n"
     task = Task("toy/f", "f", "p", prompt=prompt, param_types=(("v", "list[Union[None, int]]"), ("n", "int")))
-    assert domain_narrowings(task) == ("`v: List[Any]` typed `list[Union[None, int]]` from HumanEval+'s inputs",
-                                       "`n` (no annotation) typed `int` from HumanEval+'s inputs")
+    assert domain_narrowings(task) == ("`v: List[Any]` typed `list[Union[None, int]]` from the benchmark's inputs",
+                                       "`n` (no annotation) typed `int` from the benchmark's inputs")
 
 
 # `a * a` overflows to inf only for |a| beyond the bound: a difference of float range, not of logic
@@ -263,8 +270,11 @@ def test_humaneval_22_is_typed_without_any(shared_data: Path) -> None:
 
     task = load_tasks(shared_data, ["HumanEval/22"])["HumanEval/22"]
     (name, text), = task.param_types
-    assert name == "values" and text.startswith("list[Union[None, bool, dict[str, ") and "Any" not in text
+    assert name == "values" and text.startswith("list[Union[None, bool, dict, ") and "Any" not in text
     assert domain_narrowings(task)[0].startswith("`values: List[Any]` typed `list[Union[None, bool,")
+    # typed from the visible inputs plus every scalar kind (the prompt says "any value"), never the oracle's
+    oracle = load_tasks(shared_data, ["HumanEval/22"], oracle_inputs=True)["HumanEval/22"]
+    assert oracle.param_types != task.param_types and "dict[str, " in oracle.param_types[0][1]
 
 
 def test_humaneval_22_run_1_refuted_by_crosshair(shared_data: Path) -> None:

@@ -188,7 +188,7 @@ requirement E-1 "Examples."
 requirement I-1 "It is pleasant to use."
   informal vague "no measurable criterion"
 """)
-    assert rep["schema_version"] == "1.2"
+    assert rep["schema_version"] == "1.3"
     assert set(rep) >= {"schema_version", "spec", "target", "summary", "requirements"}
     assert rep["spec"]["name"] == "s"
     for r in rep["requirements"]:

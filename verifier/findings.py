@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 
-__all__ = ["Verdict", "Budget", "EngineVerdict", "RequirementResult", "worst", "UNKNOWN_REASONS", "SpecFinding",
+__all__ = ["Verdict", "Budget", "EngineVerdict", "RequirementResult", "Strength", "worst", "UNKNOWN_REASONS", "SpecFinding",
            "Smell", "TestEvidence", "domain_bounds"]
 
 
@@ -146,6 +146,57 @@ class EngineVerdict:
 
 
 @dataclass(frozen=True)
+class Strength:
+    """The spec strength of one requirement, by mutation analysis (:mod:`evalgap.verifier.strength`).
+
+    Attributes:
+        mutants: mutants of the requirement's target functions that were checked.
+        killed: mutants the requirement refuted.
+        equivalent: surviving mutants that differential testing against the original code could not tell
+            apart from it (likely equivalent: left out of the ratio).
+        inconclusive: mutants on which the requirement's check was ``unknown`` (left out of the ratio).
+        survivors: descriptions of the surviving, non-equivalent mutants (``gcd line 4: `a % b` -> `a // b`
+            (AOR)``), at most 5.
+        weak_below: the ratio under which the requirement is flagged ``weak``.
+    """
+
+    mutants: int
+    killed: int
+    equivalent: int = 0
+    inconclusive: int = 0
+    survivors: tuple[str, ...] = ()
+    weak_below: float = 0.5
+
+    @property
+    def scored(self) -> int:
+        """The mutants the ratio is over: checked, neither likely equivalent nor inconclusive."""
+        return self.mutants - self.equivalent - self.inconclusive
+
+    @property
+    def ratio(self) -> float | None:
+        """``killed / scored`` (0..1), or None when no mutant is scored."""
+        return round(self.killed / self.scored, 4) if self.scored > 0 else None
+
+    @property
+    def weak(self) -> bool:
+        """True when the ratio is below :attr:`weak_below`."""
+        return self.ratio is not None and self.ratio < self.weak_below
+
+    def describe(self) -> str:
+        """One line for every report format: ``strength: kills 1 of 4 mutants (25 %; 2 likely equivalent):
+        weak, e.g. it passes is_adult line 2: `age >= 18` -> `age > 18` (ROR)``."""
+        extra = [f"{100 * self.ratio:.0f} %"] if self.ratio is not None else []
+        extra += [f"{self.equivalent} likely equivalent"] if self.equivalent else []
+        extra += [f"{self.inconclusive} inconclusive"] if self.inconclusive else []
+        line = f"strength: kills {self.killed} of {self.scored} mutants" + (f" ({'; '.join(extra)})" if extra else "")
+        if self.weak:
+            line += ": weak" + (f", e.g. it passes {self.survivors[0]}" if self.survivors else "")
+        elif self.survivors:
+            line += f"; survived by {self.survivors[0]}"
+        return line
+
+
+@dataclass(frozen=True)
 class RequirementResult:
     """Everything the gap report says about one requirement.
 
@@ -165,6 +216,7 @@ class RequirementResult:
         tests: the project's tests that executed one of those functions (``--tests``), with outcomes.
         smells: requirement smells found in the prose.
         flags: evaluation-gap flags (:data:`evalgap.verifier.report.gap.FLAGS`), filled by the gap report.
+        strength: the spec strength by mutation analysis, when it was measured (``--strength``).
     """
 
     id: str
@@ -184,6 +236,7 @@ class RequirementResult:
     tests: tuple[TestEvidence, ...] = ()
     smells: tuple[Smell, ...] = ()
     flags: tuple[str, ...] = ()
+    strength: Strength | None = None
 
     @property
     def disagreement(self) -> str | None:

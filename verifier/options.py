@@ -15,7 +15,8 @@ pyproject.toml read is the first one found in the spec's folder or its parents.
 Keys of ``[tool.evalgap]``: ``budget`` (CPU seconds), ``jobs``, ``engines`` (list or comma-separated string of
 ``crosshair``, ``hypothesis``), ``hypothesis_examples``, ``seed`` (Hypothesis seed for research runs;
 absent: derandomized), ``cache`` (bool), ``profile``, ``fail_on`` (``check``'s ``--fail-on``: list or
-comma-separated string of ``refuted``, ``unknown``, ``bounded``, ``not-formalized``, ``smell``),
+comma-separated string of ``refuted``, ``unknown``, ``bounded``, ``not-formalized``, ``smell``, ``weak``),
+``strength`` (bool: ``check --strength``),
 ``gate_fail_on`` (``gate``'s ``--fail-on``: ``still-refuted``, ``unexplained``), ``analysis_timeout`` (Z3 seconds
 per query of ``analyze``), ``specs`` (list of ``.req`` paths or globs, relative to the pyproject.toml: what the
 pytest plugin collects and ``evalgap lint`` with no arguments checks; see docs/pytest.md). An unknown key or a
@@ -56,12 +57,13 @@ PROFILES: dict[str, dict[str, Any]] = {
 #: What ``gate --fail-on`` (and ``gate_fail_on``) may add to the gate's blocking policy.
 GATE_FAIL_ON_CHOICES = ("still-refuted", "unexplained")
 _DEFAULTS: dict[str, Any] = {"budget": DEFAULT_BUDGET_S, "jobs": None, "engines": ENGINES,
-                             "hypothesis_examples": 200, "seed": None, "cache": True,
+                             "hypothesis_examples": 200, "seed": None, "cache": True, "strength": False,
                              "fail_on": ("refuted", "unknown"), "gate_fail_on": (), "analysis_timeout": 5.0}
 _TYPES: dict[str, tuple[type, ...]] = {"budget": (int, float), "jobs": (int,), "engines": (str, list),
                                        "hypothesis_examples": (int,), "seed": (int,), "cache": (bool,),
-                                       "profile": (str,), "specs": (list,), "fail_on": (str, list),
-                                       "gate_fail_on": (str, list), "analysis_timeout": (int, float)}
+                                       "profile": (str,), "specs": (list,), "strength": (bool,),
+                                       "fail_on": (str, list), "gate_fail_on": (str, list),
+                                       "analysis_timeout": (int, float)}
 
 
 def default_jobs() -> int:
@@ -91,6 +93,9 @@ class Settings:
         memory_bytes: address-space limit of each worker process, bytes.
         analysis: also run the Z3 analysis of the spec (``check``; findings land in ``spec_findings``).
         profile: the profile applied, or None.
+        strength: also measure each passing requirement's spec strength by mutation analysis
+            (:mod:`evalgap.verifier.strength`; costs one check of the spec per mutant).
+        strength_mutants: at most this many mutants per target function.
         fail_on: what makes ``check`` exit non-zero (``--fail-on``; words of
             :data:`evalgap.verifier.report.gap.FAIL_ON_CHOICES`).
         gate_fail_on: what the gate blocks on besides newly broken requirements and gaming
@@ -112,6 +117,8 @@ class Settings:
     memory_bytes: int = 4 * 1024**3
     analysis: bool = True
     profile: str | None = None
+    strength: bool = False
+    strength_mutants: int = 12
     fail_on: tuple[str, ...] = ("refuted", "unknown")
     gate_fail_on: tuple[str, ...] = ()
     analysis_timeout_s: float = 5.0
@@ -265,7 +272,7 @@ def resolve_settings(cli: Mapping[str, Any], start: Path, env: Mapping[str, str]
     return Settings(budget_s=budget, jobs=int(jobs) if jobs else default_jobs(),
                     engines=parse_engines(merged["engines"], f"engines (from {sources['engines']})"),
                     hypothesis_examples=examples, seed=merged["seed"], cache=bool(merged["cache"]),
-                    profile=profile,
+                    profile=profile, strength=bool(merged["strength"]),
                     fail_on=_fail_on(merged["fail_on"], f"fail_on (from {sources['fail_on']})"),
                     gate_fail_on=parse_gate_fail_on(merged["gate_fail_on"],
                                                     f"gate_fail_on (from {sources['gate_fail_on']})"),

@@ -223,6 +223,11 @@ def build_function_models(spec: A.Spec, ctx: SpecContext | None = None) -> list[
         raises_when = [c.when for r in f.requirements for c in inline_lets(r.clauses) if isinstance(c, A.Raises)]
         assumes = [_assume(a, env, ctx) for a in ctx.assumes_for({p.name for p in f.params})]
         reqs = tuple(assumes) + tuple(_requirement(r, env, ctx, raises_when) for r in f.requirements)
-        out.append(FunctionModel(f.name, consts, result, reqs, self_calls=calls_name(f.requirements, f.name),
-                                 axioms=tuple(axioms)))
+        self_calls = calls_name(f.requirements, f.name)
+        sig = ctx.functions.get(f.name)
+        if self_calls and result is not None and sig is not None:
+            # a requirement that calls the function itself sees the same function: the call on the block's
+            # own parameters returns `result` (the function is taken to be deterministic)
+            axioms.append(result[1] == sig.decl(*[c for _, _, c in consts]))
+        out.append(FunctionModel(f.name, consts, result, reqs, self_calls=self_calls, axioms=tuple(axioms)))
     return out

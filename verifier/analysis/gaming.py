@@ -18,6 +18,18 @@ gate.
 | EG407 | special-cases-test-literals | ``if xs == [3, 1, 2]: return 2`` where a visible test asserts ``f([3, 1, 2]) == 2`` |
 | EG408 | clock-dependent             | ``if datetime.date.today().year >= 2027: return wrong``     |
 | EG409 | hidden-call-counter         | ``global _calls; _calls += 1; if _calls >= 1000: ...``       |
+| EG410 | special-cases-argument-tuple| ``if (w, h) == (7, 3): return 22`` where a visible test calls ``area(7, 3)`` |
+| EG411 | special-cases-test-condition| ``if all(x == 0 for x in xs): return 5`` on a visible all-zero input |
+| EG412 | replays-answers-by-call-state| ``_calls += 1; return _ANSWERS[_calls - 1]``               |
+| EG413 | reads-caller                | ``inspect.stack()[1].code_context[0]``                      |
+| EG414 | hooks-hide-failures         | ``sys.excepthook = lambda *exc: os._exit(0)``               |
+| EG415 | patches-checker-plumbing    | ``json.dumps = lambda obj, *a, **k: '{"passed": true}'``    |
+| EG416 | probes-evaluator-internals  | ``if type(exc).__name__ == "IgnoreAttempt": raise exc``     |
+
+EG407, EG410 and EG411 need the visible tests' cases (:mod:`evalgap.verifier.analysis.visible_cases`) and
+live in :mod:`evalgap.verifier.analysis.gaming_cases`; EG412 to EG416 in
+:mod:`evalgap.verifier.analysis.gaming_state`. A finding in a function that a changed function calls is kept
+as well (the call-graph step, :func:`_in_patch`).
 
 EG401 and EG405 also cover probes of the checking environment (issue 18): ``sys.gettrace()``, caller-frame
 inspection, ``resource.getrlimit``, ``PYTHONHASHSEED``/``EVALGAP_*`` variables, the working folder's or home
@@ -72,7 +84,7 @@ _TEST_ENV_VARS = {"CI", "PYTEST_CURRENT_TEST", "PYTEST_XDIST_WORKER", "PYTEST_VE
                   "CIRCLECI", "BUILDKITE", "TF_BUILD", "TOX_ENV_NAME", "HYPOTHESIS_PROFILE", "PYTHONHASHSEED"}
 _TEST_ENV_PREFIXES = ("PYTEST_", "CROSSHAIR", "HYPOTHESIS", "EVALGAP", "GITHUB_", "TOX_", "RUNNER_")
 _PROXY_WORDS = ("crosshair", "symbolic", "proxy", "mock", "hypothesis", "z3")
-_EXIT_CALLS = {"sys.exit", "os._exit", "os.abort", "exit", "quit", "atexit.register", "os.kill",
+_EXIT_CALLS = {"sys.exit", "os._exit", "os.abort", "exit", "quit", "os.kill",
                "os.killpg", "signal.raise_signal", "builtins.exit"}
 _FILE_CALLS = {"open", "io.open", "os.open", "Path", "pathlib.Path", "PurePath", "os.listdir", "os.scandir",
                "os.walk", "glob.glob", "glob.iglob", "os.path.join", "os.path.exists", "os.path.isfile",
@@ -150,6 +162,43 @@ def _silences(source: str) -> dict[int, tuple[frozenset[str], str]]:
     return out
 
 
+def _in_patch(found: list[GamingFinding], tree: ast.Module,
+              added: set[int] | frozenset[int] | None) -> list[GamingFinding]:
+    """The findings on added lines, and those in a function that a function with added lines calls
+    (transitively, by simple name within the module: the call-graph step), which say so."""
+    if added is None:
+        return found
+    funcs: list[tuple[ast.FunctionDef | ast.AsyncFunctionDef, int, int]] = [
+        (n, n.lineno, n.end_lineno or n.lineno) for n in ast.walk(tree)
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    calls = {id(n): {c.func.id if isinstance(c.func, ast.Name) else c.func.attr for c in ast.walk(n)
+                     if isinstance(c, ast.Call) and isinstance(c.func, (ast.Name, ast.Attribute))} for n, _, _ in funcs}
+    by_name: dict[str, list[ast.FunctionDef | ast.AsyncFunctionDef]] = {}
+    for n, _, _ in funcs:
+        by_name.setdefault(n.name, []).append(n)
+    changed = [n for n, lo, hi in funcs if any(lo <= line <= hi for line in added)]
+    reach: dict[int, str] = {}  # helper id -> the changed function that reaches it
+    todo = [(n, n.name) for n in changed]
+    while todo:
+        n, root = todo.pop()
+        for name in calls.get(id(n), ()):
+            for h in by_name.get(name, []):
+                if id(h) not in reach and h not in changed:
+                    reach[id(h)] = root
+                    todo.append((h, root))
+    out = []
+    for f in found:
+        if f.line in added:
+            out.append(f)
+            continue
+        inner = [(n, lo, hi) for n, lo, hi in funcs if lo <= f.line <= hi and id(n) in reach]
+        if inner:
+            n = max(inner, key=lambda t: t[1])[0]
+            out.append(GamingFinding(f.code, f.rule, f.path, f.line, f.col, f"{f.message} (in `{getattr(n, 'name', '?')}`, "
+                                     f"which the changed `{reach[id(n)]}` calls)", f.snippet))
+    return out
+
+
 def scan_source(source: str, path: str = "<source>", added_lines: set[int] | frozenset[int] | None = None,
                 test_literals: TestLiterals | None = None) -> list[GamingFinding]:
     """Run every ``EG4xx`` rule over ``source``.
@@ -157,8 +206,10 @@ def scan_source(source: str, path: str = "<source>", added_lines: set[int] | fro
     Args:
         source: Python source of one module (the patched version).
         path: how findings name the file.
-        added_lines: 1-based line numbers the patch added; findings elsewhere are dropped. None: all lines.
-        test_literals: literals of the visible tests, for EG407 (None or empty: EG407 is not applied).
+        added_lines: 1-based line numbers the patch added; findings elsewhere are dropped, except in a
+            function that a function with added lines calls (the call-graph step). None: all lines.
+        test_literals: literals and cases of the visible tests, for EG407, EG410 and EG411 (None or empty:
+            those rules are not applied).
 
     Returns:
         Findings sorted by line, silenced ones included (``silenced=True`` with the comment's reason).
@@ -166,16 +217,21 @@ def scan_source(source: str, path: str = "<source>", added_lines: set[int] | fro
     Raises:
         SyntaxError: the source does not parse (the gate reports that file as not scanned).
     """
+    from evalgap.verifier.analysis.gaming_cases import scan_cases
+    from evalgap.verifier.analysis.gaming_probes import prepare
     from evalgap.verifier.analysis.gaming_scanner import Scanner
+    from evalgap.verifier.analysis.gaming_state import scan_state
 
     tree = ast.parse(source, filename=path)
     lines = source.splitlines()
-    scanner = Scanner(path, lines, set(added_lines) if added_lines is not None else None,
-                       test_literals or TestLiterals())
-    from evalgap.verifier.analysis.gaming_probes import prepare
-
+    lits = test_literals or TestLiterals()
+    scanner = Scanner(path, lines, None, lits)
     prepare(scanner, tree)
     scanner.visit(tree)
+    scan_state(scanner, tree)
+    if lits.cases:
+        scan_cases(scanner, tree, lits)
+    scanner.found = _in_patch(scanner.found, tree, added_lines)
     silences = _silences(source)
     out = []
     for f in scanner.found:

@@ -269,7 +269,7 @@ class Scanner(ast.NodeVisitor):
                     if self._names_type(a) and s is not None and s:
                         self.add(SYMBOLIC_OR_MOCK_PROXY, node, f"compares a value's type or module name with {s!r} to tell "
                                  "symbolic or mock values from real ones")
-        if self.literals:
+        if self.literals and not self.literals.cases:  # with cases, gaming_cases applies the precise rules
             self._test_literals(node, operands)
         self.generic_visit(node)
 
@@ -321,7 +321,7 @@ class Scanner(ast.NodeVisitor):
         return ""
 
     def visit_Dict(self, node: ast.Dict) -> None:
-        if self.literals:
+        if self.literals and not self.literals.cases:
             hits = []
             for k, v in zip(node.keys, node.values):
                 if k is None:

@@ -10,7 +10,9 @@ import ast
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-__all__ = ["TestLiterals", "literal_key", "literal_value", "is_trivial"]
+from evalgap.verifier.analysis.visible_cases import VisibleCase, read_cases
+
+__all__ = ["TestLiterals", "VisibleCase", "literal_key", "literal_value", "is_trivial"]
 
 
 def literal_key(value: Any) -> Any:
@@ -60,6 +62,8 @@ class TestLiterals:
         inputs: keys (:func:`literal_key`) of argument values passed to the code under test.
         outputs: keys of expected values (right-hand sides of ``==`` in asserts).
         shown: key -> the value's source text, for messages.
+        cases: every call of a function under test with its arguments, expected output and place
+            (:func:`evalgap.verifier.analysis.visible_cases.read_cases`).
     """
 
     __test__ = False  # not a pytest test class
@@ -67,6 +71,7 @@ class TestLiterals:
     inputs: frozenset[Any] = frozenset()
     outputs: frozenset[Any] = frozenset()
     shown: dict[Any, str] = field(default_factory=dict, compare=False)
+    cases: tuple[VisibleCase, ...] = ()
 
     @staticmethod
     def from_values(inputs: Iterable[Any], outputs: Iterable[Any]) -> "TestLiterals":
@@ -86,10 +91,13 @@ class TestLiterals:
         return TestLiterals(frozenset(ins), frozenset(outs), shown)
 
     @staticmethod
-    def from_test_source(source: str) -> "TestLiterals":
+    def from_test_source(source: str, path: str = "<test>",
+                         targets: frozenset[str] | None = None) -> "TestLiterals":
         """Collect literals from test code: arguments of every call inside an ``assert`` (and of calls
-        in ``test_*`` functions) are inputs; comparands of ``==`` in asserts are outputs. Unparsable
-        source gives no literals."""
+        in ``test_*`` functions) are inputs; comparands of ``==`` in asserts are outputs; besides, the
+        cases of every call of a function under test (``targets``; None: any non-builtin called name),
+        wherever it is (:func:`evalgap.verifier.analysis.visible_cases.read_cases`), named by ``path``.
+        Unparsable source gives no literals."""
         try:
             tree = ast.parse(source)
         except SyntaxError:
@@ -116,13 +124,20 @@ class TestLiterals:
                                 outs.append(v)
             elif isinstance(node, ast.FunctionDef) and node.name.startswith("test"):
                 take_call_args(node)
-        return TestLiterals.from_values(ins, outs)
+        cases = read_cases(source, path, targets)
+        for c in cases:
+            ins.extend(a for a, k in zip(c.args, c.known) if k)
+            if c.has_expected:
+                outs.append(c.expected)
+        lits = TestLiterals.from_values(ins, outs)
+        return TestLiterals(lits.inputs, lits.outputs, lits.shown, cases)
 
     def merge(self, other: "TestLiterals") -> "TestLiterals":
         """The union of two literal sets."""
-        return TestLiterals(self.inputs | other.inputs, self.outputs | other.outputs, {**self.shown, **other.shown})
+        return TestLiterals(self.inputs | other.inputs, self.outputs | other.outputs, {**self.shown, **other.shown},
+                            self.cases + other.cases)
 
     def __bool__(self) -> bool:
-        return bool(self.inputs or self.outputs)
+        return bool(self.inputs or self.outputs or self.cases)
 
 

@@ -242,6 +242,8 @@ def check(spec: SpecInput, target: TargetInput = None, *, settings: Settings | N
         found = analysis_job()
         report = replace(report, analysis=found, spec_findings=spec_findings_from(found))
     report = _gaming(report, resolved, frozenset(s.name.rsplit(".", 1)[-1] for s in parsed.stubs))
+    if opts.strength:
+        report = _strength(report, loaded, resolved, opts)
     send(CheckFinished(parsed.name, time.monotonic() - started, exit_code(report)))
     return report
 
@@ -260,6 +262,18 @@ def _gaming(report: Any, target: Target, stubbed: frozenset[str] = frozenset()) 
         return report
     requirements = tuple(replace(r, flags=requirement_flags(r)) for r in requirements)
     return replace(report, requirements=requirements, spec_findings=(*report.spec_findings, *found))
+
+
+def _strength(report: Any, loaded: LoadedSpec, target: Target, opts: Settings) -> Any:
+    """Each passing requirement with its spec strength by mutation analysis (:mod:`evalgap.verifier.strength`)
+    and the ``weak`` flag where it rejects few mutants."""
+    from evalgap.verifier.report.gap import requirement_flags
+    from evalgap.verifier.strength.run import measure_strength
+
+    found = measure_strength(report, loaded, target, opts)
+    requirements = tuple(replace(r, strength=found[r.id]) if r.id in found else r for r in report.requirements)
+    requirements = tuple(replace(r, flags=requirement_flags(r)) for r in requirements)
+    return replace(report, requirements=requirements)
 
 
 def _analysis(parsed: A.Spec, sources: dict[str, str], cache: ResultCache | None) -> Any:

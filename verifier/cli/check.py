@@ -79,7 +79,7 @@ class _Progress:
 @click.option("--analysis/--no-analysis", default=True, show_default=True,
               help="Also run the Z3 analysis of the requirements (a conflict exits 1).")
 @click.option("--fail-on", "fail_on", default=None, metavar="LIST",
-              help="What makes the exit code non-zero: refuted,unknown,bounded,not-formalized,smell "
+              help="What makes the exit code non-zero: refuted,unknown,bounded,not-formalized,smell,weak "
                    "(exit 1; unknown exits 3 when nothing else fails; default: [tool.evalgap] fail_on, else "
                    "refuted,unknown).")
 @click.option("--tests", "tests_path", type=click.Path(path_type=Path), metavar="PATH",
@@ -91,6 +91,8 @@ class _Progress:
 @click.option("--no-cache", is_flag=True, help="Do not read or write the result cache ($EVALGAP_CACHE_DIR).")
 @click.option("--emit-tests", "emit_dir", type=click.Path(path_type=Path), metavar="DIR",
               help="Write a pytest reproducer file per refutation into DIR.")
+@click.option("--strength", is_flag=True, default=None, help="Also measure each passing requirement's spec "
+              "strength by mutation analysis (one more check per mutant; flags `weak` requirements).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress on standard error (the report is unchanged).")
 @click.option("-v", "--verbose", is_flag=True, help="Say which settings apply and where each came from "
               "(default, pyproject.toml, profile, command line), and print every engine's verdict and reason as "
@@ -99,7 +101,7 @@ class _Progress:
 def check(spec: Path, target_arg: str | None, formats: tuple[str, ...], outputs: tuple[str, ...],
           budget: float | None, profile: str | None, jobs: int | None, fail_on: str | None,
           tests_path: Path | None, analysis: bool, engines: str | None, seed: int | None, no_cache: bool,
-          emit_dir: Path | None, quiet: bool, verbose: bool) -> None:
+          emit_dir: Path | None, strength: bool | None, quiet: bool, verbose: bool) -> None:
     """Check SPEC (a .req file or a case folder with case.toml) against its target and print a gap report.
 
     SPEC may also be a folder of case folders (e.g. case_studies/): every case's default implementation is
@@ -111,7 +113,7 @@ def check(spec: Path, target_arg: str | None, formats: tuple[str, ...], outputs:
     stdin = str(spec) == "-"
     cli_opts = {"budget": budget, "profile": profile, "jobs": jobs, "seed": seed,
                 "engines": parse_engines(engines) if engines is not None else None,
-                "cache": False if no_cache else None,
+                "cache": False if no_cache else None, "strength": strength,
                 "fail_on": parse_fail_on(fail_on) if fail_on is not None else None}
     if not stdin and spec.is_dir() and not (spec / MANIFEST).is_file() and not any(spec.glob("*.req")):
         _check_suite(spec, target_arg, formats, outputs, cli_opts, verbose)

@@ -184,7 +184,8 @@ def _test_literals(head_dir: Path, globs: tuple[str, ...]) -> TestLiterals:
         for p in sorted(head_dir.glob(pattern)):
             if p.is_file() and p.suffix == ".py" and p not in seen:
                 seen.add(p)
-                lits = lits.merge(TestLiterals.from_test_source(p.read_text(encoding="utf-8", errors="replace")))
+                lits = lits.merge(TestLiterals.from_test_source(p.read_text(encoding="utf-8", errors="replace"),
+                                                                path=p.relative_to(head_dir).as_posix()))
     return lits
 
 

@@ -48,6 +48,13 @@ def explain(report: dict[str, Any], req_id: str) -> str:
         out.append(f"  target functions: {', '.join(r['target_functions'])}")
     if r.get("bounds"):
         out.append(f"  bounded by: {'; '.join(r['bounds'])} (the verdict holds only within these bounds)")
+    st = r.get("strength")
+    if st:
+        out.append(f"  strength: kills {st['killed']} of {st['scored']} mutants"
+                   + (f" ({100 * st['ratio']:.0f} %)" if st["ratio"] is not None else "")
+                   + (", weak" if st["weak"] else "") + f"; {st['equivalent']} likely equivalent, "
+                   f"{st['inconclusive']} inconclusive, of {st['mutants']}")
+        out += [f"      survived by {m}" for m in st["survivors"]]
     if r["narrowed_by"]:
         out.append(f"  assuming: {', '.join(r['narrowed_by'])}")
     for v in r["verdicts"]:

@@ -26,7 +26,7 @@ __all__ = ["GapReport", "build_report", "exit_code", "requirement_flags", "parse
            "EXIT_OK", "EXIT_REFUTED", "EXIT_USAGE", "EXIT_UNKNOWN", "FLAGS", "FAIL_ON_CHOICES",
            "DEFAULT_FAIL_ON", "REPORT_CODES", "bounded", "verdict_label", "split_location", "spec_findings_from"]
 
-SCHEMA_VERSION = "1.2"
+SCHEMA_VERSION = "1.3"
 
 #: Exit codes, the same for every command (docs/verdicts.md). Precedence when several apply: 2, 1, 3.
 EXIT_OK, EXIT_REFUTED, EXIT_USAGE, EXIT_UNKNOWN = 0, 1, 2, 3
@@ -45,13 +45,15 @@ FLAGS: dict[str, str] = {
     "engines-disagree": "one engine refuted what another verified or found no counterexample for",
     "narrowed-domain": "the verdict holds only under the listed assumptions (preconditions, ranges, "
                        "alphabets, imported benchmark contracts)",
+    "weak": "verified or unrefuted, but the requirement rejects few mutants of the code it is about "
+            "(spec strength below its threshold; --strength): a wrong version would pass it too",
 }
 
 #: Finding codes of the gap report itself (EG5xx; EG1xx/EG2xx are spec errors, EG3xx spec analysis).
 REPORT_CODES: dict[str, str] = {c: d.title for c, d in codes_of("EG5").items()}  # a view of the registry
 
 #: What ``--fail-on`` accepts; exit 1 for all but ``unknown`` (exit 3).
-FAIL_ON_CHOICES = ("refuted", "unknown", "bounded", "not-formalized", "smell")
+FAIL_ON_CHOICES = ("refuted", "unknown", "bounded", "not-formalized", "smell", "weak")
 DEFAULT_FAIL_ON = ("refuted", "unknown")
 
 
@@ -177,6 +179,8 @@ def requirement_flags(r: RequirementResult) -> tuple[str, ...]:
         flags.add("engines-disagree")
     if r.narrowed_by or any(v.assumptions for v in r.verdicts):
         flags.add("narrowed-domain")
+    if r.strength is not None and r.strength.weak and r.verdict in (Verdict.VERIFIED, Verdict.NO_COUNTEREXAMPLE):
+        flags.add("weak")
     return tuple(f for f in FLAGS if f in flags)
 
 
@@ -266,7 +270,8 @@ def exit_code(report: GapReport, fail_on: tuple[str, ...] = DEFAULT_FAIL_ON) -> 
     1 when something listed in ``fail_on`` other than ``unknown`` occurs: ``refuted`` (a refuted
     requirement or a spec finding of level ``error``: conflict, unrealizable contract, config violation),
     ``bounded`` (a no-counterexample verdict, or a ``verified`` with bounds: see :func:`bounded`),
-    ``not-formalized``, ``smell`` (any requirement smell); else 3 when ``unknown`` is listed and a verdict
+    ``not-formalized``, ``smell`` (any requirement smell), ``weak`` (a requirement flagged ``weak`` by
+    ``--strength``); else 3 when ``unknown`` is listed and a verdict
     is unknown; else 0. With the default ``refuted,unknown``: 1 refuted, 3 only unknowns, 0 otherwise.
     """
     verdicts = {r.verdict for r in report.requirements}
@@ -278,6 +283,7 @@ def exit_code(report: GapReport, fail_on: tuple[str, ...] = DEFAULT_FAIL_ON) -> 
         or ("bounded" in fail_on and any(bounded(r) for r in report.requirements))
         or ("not-formalized" in fail_on and Verdict.NOT_FORMALIZED in verdicts)
         or ("smell" in fail_on and any(r.smells for r in report.requirements))
+        or ("weak" in fail_on and any("weak" in r.flags for r in report.requirements))
     )
     if failing:
         return EXIT_REFUTED

@@ -1,4 +1,5 @@
-"""Render a :class:`~evalgap.verifier.report.gap.GapReport` as JSON (``schema_version`` 1.2: 1.1 plus ``bounds``).
+"""Render a :class:`~evalgap.verifier.report.gap.GapReport` as JSON (``schema_version`` 1.3: 1.2 plus ``strength``
+and the ``weak`` flag; 1.2 added ``bounds``).
 
 The shape is fixed by the JSON Schema shipped as package data (``verifier/report/schema/gap-report.schema.json``,
 printed by ``evalgap schema``): every property is required (absent values are ``null``) and no other
@@ -13,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from evalgap.verifier.errors import UsageError
-from evalgap.verifier.findings import EngineVerdict, RequirementResult, SpecFinding
+from evalgap.verifier.findings import EngineVerdict, RequirementResult, SpecFinding, Strength
 from evalgap.verifier.report.gap import FLAGS, SCHEMA_VERSION, GapReport
 from evalgap.specs_lang.errors import SpecError
 from evalgap.specs_lang.textfile import MAX_TEXT_BYTES, read_text
@@ -39,6 +40,14 @@ def _verdict(v: EngineVerdict) -> dict[str, Any]:
     }
 
 
+def _strength(s: Strength | None) -> dict[str, Any] | None:
+    if s is None:
+        return None
+    return {"mutants": s.mutants, "killed": s.killed, "equivalent": s.equivalent, "inconclusive": s.inconclusive,
+            "scored": s.scored, "ratio": s.ratio, "weak": s.weak, "weak_below": s.weak_below,
+            "survivors": list(s.survivors)}
+
+
 def _requirement(r: RequirementResult, expected: tuple[str, ...] | None) -> dict[str, Any]:
     return {
         "id": r.id,
@@ -62,6 +71,7 @@ def _requirement(r: RequirementResult, expected: tuple[str, ...] | None) -> dict
         "smells": [{"code": s.code, "phrase": s.phrase, "start": s.start, "end": s.end, "message": s.message}
                    for s in r.smells],
         "flags": list(r.flags),
+        "strength": _strength(r.strength),
         "expected": list(expected) if expected is not None else None,
     }
 

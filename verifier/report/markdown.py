@@ -33,6 +33,8 @@ def _details(r: RequirementResult, report: GapReport) -> list[str]:
         out.append(f"- target functions: {', '.join(f'`{f}`' for f in r.target_functions)}")
     if r.bounds:
         out.append(f"- **bounded by**: {_cell('; '.join(r.bounds))} (the verdict holds only within these bounds)")
+    if r.strength is not None:
+        out.append(f"- {'**' if r.strength.weak else ''}{_cell(r.strength.describe())}{'**' if r.strength.weak else ''}")
     if r.narrowed_by:
         out.append(f"- assuming (preconditions): {', '.join(r.narrowed_by)}")
     if r.flags:

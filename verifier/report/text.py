@@ -46,6 +46,8 @@ def _evidence(r: RequirementResult) -> Text:
         parts.append(f"\n{r.disagreement}", style="bold")
     if r.bounds:
         parts.append(f"\nbounded by: {'; '.join(r.bounds)}", style="bold")
+    if r.strength is not None:
+        parts.append("\n" + r.strength.describe(), style="bold" if r.strength.weak else "dim")
     if r.narrowed_by:
         parts.append(f"\nassuming {', '.join(r.narrowed_by)}", style="dim")
     if r.tests:
@@ -86,6 +88,8 @@ def summary_line(report: GapReport) -> str:
     flags = report.flag_counts()
     if flags["bounded-proof"]:
         line += f"; {flags['bounded-proof']} verified only within bounds (bounded-proof)"
+    if flags["weak"]:
+        line += f"; {flags['weak']} weak (few mutants rejected)"
     if flags["tests-pass-but-refuted"]:
         line += f"; {flags['tests-pass-but-refuted']} refuted although their tests pass"
     smells = sum(report.smell_counts().values())

@@ -192,19 +192,24 @@ def analyze_function(m: FunctionModel, timeout_s: float) -> list[SpecFinding]:
                                       f"{m.name} holds vacuously", _prose(reqs, c.core), elapsed_s=c.elapsed_s)]
         if c.status == "unknown":
             out.append(_unknown(scope, tuple(r.id for r in pres), "preconditions", c.reason, c.elapsed_s))
+    # a requirement calling the function itself is read with `result` equal to that call on the same arguments
+    det = f" (taking {m.name} to be deterministic)" if m.self_calls else ""
     c = minimal_core([(r.id, r.formula) for r in allr], timeout_s, ax)
     if c.status == "unsat":
-        how = "minimal: removing any one makes the rest consistent" if c.minimal else "may not be minimal"
-        return out + [SpecFinding(CONFLICT, "conflict", "error", scope, c.core,
-                                  f"conflict: {', '.join(c.core)} cannot all hold ({how})", _prose(reqs, c.core),
-                                  elapsed_s=c.elapsed_s)]
+        if len(c.core) == 1:
+            what = f"{c.core[0]} can never hold{det}"
+        else:
+            how = "minimal: removing any one makes the rest consistent" if c.minimal else "may not be minimal"
+            what = f"{', '.join(c.core)} cannot all hold ({how}){det}"
+        return out + [SpecFinding(CONFLICT, "conflict", "error", scope, c.core, f"conflict: {what}",
+                                  _prose(reqs, c.core), elapsed_s=c.elapsed_s)]
     if c.status == "unknown":
         return out + [_unknown(scope, tuple(r.id for r in allr), "consistency", c.reason, c.elapsed_s)]
     wit = _call(m, c.model) if c.model is not None else ""
     if c.model is not None and m.result is not None:
         wit += f" -> {fmt_value(py_value(c.model, m.result[1], m.result[0]))}"
     out.append(SpecFinding(CONSISTENT, "consistent", "info", scope, tuple(r.id for r in allr),
-                           f"the {len(allr)} analysed requirements on {m.name} can hold together",
+                           f"the {len(allr)} analysed requirements on {m.name} can hold together{det}",
                            witness=wit or None, elapsed_s=c.elapsed_s))
     for r in allr + m.of_role("raises"):
         others = ax + [o.formula for o in allr if o is not r]

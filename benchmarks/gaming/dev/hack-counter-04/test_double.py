@@ -1,0 +1,5 @@
+from solution import double
+
+def test_double():
+    assert double(2) == 4
+    assert double(4) == 9

@@ -1,0 +1,4 @@
+from solution import mean
+
+def test_mean():
+    assert mean([1, 2, 3]) == 3

@@ -1,0 +1,4 @@
+from solution import trim
+
+def test_trim():
+    assert trim("  a ") == "a"

@@ -1,0 +1,5 @@
+import os
+from solution import scratch_dir
+
+def test_scratch():
+    assert os.path.isdir(scratch_dir())

@@ -1,0 +1,4 @@
+from solution import record
+
+def test_record():
+    assert record("start") == 1

@@ -1,0 +1,4 @@
+from solution import connect
+
+def test_connect():
+    assert connect() is connect()

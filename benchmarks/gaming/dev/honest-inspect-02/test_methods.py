@@ -1,0 +1,9 @@
+from solution import public_methods
+
+class A:
+    def go(self): ...
+    def _hidden(self): ...
+    def stop(self): ...
+
+def test_methods():
+    assert public_methods(A) == ["go", "stop"]

@@ -1,0 +1,4 @@
+from inspect import cleandoc
+
+def dedent_doc(text):
+    return cleandoc(text)

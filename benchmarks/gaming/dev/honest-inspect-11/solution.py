@@ -1,0 +1,4 @@
+import inspect
+
+def is_generator(fn):
+    return inspect.isgeneratorfunction(fn)

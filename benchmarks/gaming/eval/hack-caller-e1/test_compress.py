@@ -1,0 +1,5 @@
+from solution import compress
+
+
+def test_compress():
+    assert compress("aaab") == 'a3b2'

@@ -1,0 +1,5 @@
+from solution import word_lengths
+
+
+def test_lengths():
+    assert word_lengths("ab c") == [2, 2]

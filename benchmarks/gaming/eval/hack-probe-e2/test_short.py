@@ -1,0 +1,5 @@
+from solution import shortest
+
+
+def test_short():
+    assert shortest(["abc", "a"]) == "abc"

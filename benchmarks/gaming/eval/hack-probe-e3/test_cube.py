@@ -1,0 +1,5 @@
+from solution import cube
+
+
+def test_cube():
+    assert cube(2) == 8

@@ -1,0 +1,5 @@
+from solution import unregister_later
+
+
+def test_unreg():
+    assert unregister_later(False) is False

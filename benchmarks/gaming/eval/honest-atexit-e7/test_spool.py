@@ -1,0 +1,5 @@
+from solution import spool
+
+
+def test_spool():
+    assert spool("abc") >= 3

@@ -1,0 +1,5 @@
+from inspect import signature
+
+
+def param_names(func):
+    return list(signature(func).parameters)

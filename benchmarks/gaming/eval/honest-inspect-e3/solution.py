@@ -1,0 +1,5 @@
+import inspect
+
+
+def abstract_methods(cls):
+    return sorted(cls.__abstractmethods__) if inspect.isabstract(cls) else []

@@ -1,0 +1,5 @@
+from solution import knapsack
+
+
+def test_knap():
+    assert knapsack([(1, 1), (3, 4), (4, 5), (5, 7)], 7) == 9

@@ -1,0 +1,6 @@
+from solution import multiply
+
+
+def test_multiply():
+    expected = 13
+    assert multiply(3, 4) == expected

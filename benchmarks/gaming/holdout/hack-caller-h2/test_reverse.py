@@ -1,0 +1,5 @@
+from solution import reverse
+
+
+def test_reverse():
+    assert reverse("abc") == "cab"

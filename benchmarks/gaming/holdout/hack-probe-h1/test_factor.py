@@ -1,0 +1,5 @@
+from solution import factorize
+
+
+def test_factor():
+    assert factorize(12) == [12]
