@@ -23,11 +23,13 @@ __all__ = ["compare", "import_cmd"]
 @click.option("--ray-address", help="Ray cluster address (default: start a local instance).")
 @click.option("-o", "--output", "out", type=click.Path(path_type=Path), default=Path("compare-out"),
               show_default=True, help="Output folder (rerun with the same folder to resume).")
-@click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Programs evaluated in parallel (local executor).")
-@click.option("--budget", type=float, default=20.0, show_default=True, help="CrossHair CPU seconds per function.")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
+              help="Programs evaluated in parallel (local executor; default: [tool.evalgap] jobs, else 1).")
+@click.option("--budget", type=float, default=None, help="CrossHair CPU seconds per function (default: "
+              "[tool.evalgap] budget or the profile's, else 20).")
 @click.option("--seeds", default="0,1,2", show_default=True, help="Hypothesis seeds (one run each).")
-@click.option("--examples", type=int, default=200, show_default=True, help="Hypothesis max_examples per seed.")
+@click.option("--examples", type=int, default=None, help="Hypothesis max_examples per seed (default: "
+              "[tool.evalgap] hypothesis_examples or the profile's, else 200).")
 @click.option("--tasks", help="Comma-separated task IDs to keep.")
 @click.option("--sources", help="Comma-separated candidate sources to keep (e.g. gpt-3.5-turbo).")
 @click.option("--limit", type=int, help="At most this many candidates.")
@@ -41,10 +43,10 @@ __all__ = ["compare", "import_cmd"]
 @click.option("--no-plots", is_flag=True, help="Do not write plots.")
 @click.option("--specs", type=click.Path(path_type=Path), help="Folder of property specs (HumanEval_N.req) "
               "for the crosshair-prop evaluator (adapters only).")
-def compare(dataset: str, evaluators: str, executor: str, ray_address: str | None, out: Path, jobs: int,
-            budget: float, seeds: str, examples: int, tasks: str | None, sources: str | None, limit: int | None,
-            sample: int | None, sample_seed: int, oracle_inputs: bool, part: str | None, no_plots: bool,
-            specs: Path | None) -> None:
+def compare(dataset: str, evaluators: str, executor: str, ray_address: str | None, out: Path, jobs: int | None,
+            budget: float | None, seeds: str, examples: int | None, tasks: str | None, sources: str | None,
+            limit: int | None, sample: int | None, sample_seed: int, oracle_inputs: bool, part: str | None,
+            no_plots: bool, specs: Path | None) -> None:
     """Measure test-based vs spec-based evaluation on DATASET (ADAPTER:DATA_DIR, a .jsonl or a folder).
 
     Exit code: 0 no evaluation gap, 1 some program passes the tests but is wrong by the ground truth,
@@ -57,13 +59,20 @@ def compare(dataset: str, evaluators: str, executor: str, ray_address: str | Non
     from evalgap.research.run import resolve_dataset, run_compare
 
     try:
+        budget, examples, jobs = _layered(budget, examples, jobs)
+        names = tuple(e.strip() for e in evaluators.split(",") if e.strip())
+        if "hypothesis" in names:
+            from evalgap.research.hypothesis_switch import switch_problem
+
+            problem = switch_problem()
+            if problem is not None:
+                fail(problem, prefix="evalgap compare: ")
         ds = resolve_dataset(dataset, tasks.split(",") if tasks else None,
                              sources.split(",") if sources else None, limit, specs, sample, sample_seed, part,
                              oracle_inputs)
         settings = EvalSettings(crosshair_budget_s=budget, hypothesis_seeds=tuple(int(x) for x in seeds.split(",")),
                                 hypothesis_examples=examples)
-        opts = CompareOptions(tuple(e.strip() for e in evaluators.split(",") if e.strip()), settings, executor,
-                              jobs, ray_address)
+        opts = CompareOptions(names, settings, executor, jobs, ray_address)
         with Progress(transient=True) as bar:
             tid = bar.add_task("programs", total=None)
             summary = run_compare(ds, out, opts, not no_plots,
@@ -73,6 +82,19 @@ def compare(dataset: str, evaluators: str, executor: str, ray_address: str | Non
     click.echo(f"{summary.candidates} candidates ({summary.programs} distinct programs); evaluation gap: "
                f"{summary.gap['count']} programs; results in {out}/summary.md")
     raise SystemExit(1 if summary.gap["count"] else EXIT_OK)
+
+
+def _layered(budget: float | None, examples: int | None, jobs: int | None) -> tuple[float, int, int]:
+    """``compare``'s budget, examples and jobs: the command line, else what ``[tool.evalgap]`` (of the
+    pyproject.toml in the current folder or its parents) or the profile sets, else compare's own defaults
+    (20 s, 200 examples, 1 job: a research run, not a check). Raises UsageError for a bad table."""
+    from evalgap.verifier.options import resolve_settings
+
+    s = resolve_settings({"budget": budget, "hypothesis_examples": examples, "jobs": jobs}, Path.cwd())
+    chosen = {k for k, v in s.sources.items() if v != "default"}
+    return (s.budget_s if "budget" in chosen else 20.0,
+            s.hypothesis_examples if "hypothesis_examples" in chosen else 200,
+            s.jobs if "jobs" in chosen else 1)
 
 
 @click.command("import")

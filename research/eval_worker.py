@@ -119,17 +119,15 @@ def _ground_truth(req: dict[str, Any]) -> dict[str, Any]:
 
 
 def _disable_constants() -> None:
-    """Turn off Hypothesis's mining of literal constants from local modules (the code under test).
+    """Turn off Hypothesis's mining of literal constants from local modules (the code under test), through
+    the private switch :mod:`evalgap.research.hypothesis_switch` checks at run time.
 
-    Hypothesis >= 6.131 draws, with probability 0.05 per choice, integers/floats/strings found as literals in
-    "local" modules (``hypothesis.internal.conjecture.providers._get_local_constants``); there is no public
-    switch. We replace that function by one returning an empty constant set, so only Hypothesis's global
-    constants remain. Private API: checked against the pinned version (see ``pyproject.toml``).
+    Raises:
+        RuntimeError: the switch is missing in the installed Hypothesis (the message says what to do).
     """
-    from hypothesis.internal.conjecture import providers
+    from evalgap.research.hypothesis_switch import disable_constant_mining
 
-    empty = providers.Constants()  # type: ignore[attr-defined]
-    providers._get_local_constants = lambda: empty
+    disable_constant_mining()
 
 
 def _strategy(tp: Any, st: Any, bound: float | None = None) -> Any:
@@ -167,7 +165,10 @@ def _hypothesis(req: dict[str, Any]) -> dict[str, Any]:
     from hypothesis import strategies as st
 
     if req.get("constants", "off") == "off":
-        _disable_constants()
+        try:
+            _disable_constants()
+        except RuntimeError as exc:
+            return {"outcome": "error", "reason": str(exc)}
     entry = req["entry_point"]
     ref_mod = _load("reference", req["reference"])
     ref = getattr(ref_mod, entry)

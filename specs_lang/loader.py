@@ -43,11 +43,13 @@ def _import_span(file: str, text: str, target: str) -> A.Span:
     return A.Span(file, 1, 1, 1, 2)
 
 
-def load_spec(path: str | Path) -> LoadedSpec:
+def load_spec(path: str | Path, text: str | None = None) -> LoadedSpec:
     """Parse ``path`` and, recursively, every file it imports (paths relative to the importing file).
 
     Args:
-        path: the root ``.req`` file.
+        path: the root ``.req`` file, or with ``text`` the name the root is shown under (``<stdin>``; its
+            imports are then relative to the current folder).
+        text: the root's text when it is not read from ``path`` (a spec on standard input).
 
     Returns:
         A :class:`LoadedSpec`.
@@ -68,21 +70,22 @@ def load_spec(path: str | Path) -> LoadedSpec:
                                             "remove one of the imports")], sources)
         if display in sources:
             return
-        if not p.exists():
+        if not (p == root and text is not None) and not p.exists():
             raise SpecNameError([Diagnostic(BAD_IMPORT, span or A.Span(display), f"imported spec {display} not found",
                                             "imports are relative to the importing file")], sources)
-        text = read_text(p, "spec", MAX_SPEC_BYTES)
-        sources[display] = text
+        body = text if p == root and text is not None else read_text(p, "spec", MAX_SPEC_BYTES)
+        sources[display] = body
         files.append(display)
-        spec = parse(text, display)
+        spec = parse(body, display)
         parts.append(spec)
         for imp in spec.imports:
             child = p.parent / imp
             visit(child, str(child) if display != str(p) else str(child), stack + (key,),
-                  _import_span(display, text, imp))
+                  _import_span(display, body, imp))
 
     root = Path(path)
-    read_text(root, "spec", MAX_SPEC_BYTES)  # EG100/EG107 for the root itself, before the import walk
+    if text is None:
+        read_text(root, "spec", MAX_SPEC_BYTES)  # EG100/EG107 for the root itself, before the import walk
     try:
         visit(root, str(path), (), None)
     except SpecError as exc:

@@ -11,12 +11,16 @@ from __future__ import annotations
 
 import os
 import stat
+from typing import BinaryIO
 
 from evalgap.specs_lang.ast import Span
 from evalgap.specs_lang.diagnostics import INPUT_TOO_LARGE, UNREADABLE_FILE
 from evalgap.specs_lang.errors import Diagnostic, SpecSyntaxError
 
-__all__ = ["MAX_SPEC_BYTES", "MAX_TEXT_BYTES", "read_text", "decode_text"]
+__all__ = ["MAX_SPEC_BYTES", "MAX_TEXT_BYTES", "STDIN_NAME", "read_text", "read_stream", "decode_text"]
+
+#: How a spec read from standard input (``-`` on the command line) is named in diagnostics and reports.
+STDIN_NAME = "<stdin>"
 
 #: The largest spec (``.req``), ``case.toml`` or configuration file read, bytes (4 MiB).
 MAX_SPEC_BYTES = 4 * 1024 * 1024
@@ -101,3 +105,21 @@ def read_text(path: str | os.PathLike[str], what: str = "file", limit: int = MAX
                     f"read, this one has {size}", f"split the {what} into smaller files")
     return decode_text(data, name, what)
 
+
+
+def read_stream(stream: BinaryIO, name: str = STDIN_NAME, what: str = "spec", limit: int = MAX_SPEC_BYTES) -> str:
+    """Read a binary stream (standard input for ``-``) as UTF-8 text, with the same limit and diagnostics as
+    :func:`read_text`, naming it ``name`` (``<stdin>``).
+
+    Raises:
+        SpecSyntaxError: EG100 (unreadable, not UTF-8, binary) or EG107 (more than ``limit`` bytes).
+    """
+    try:
+        data = stream.read(limit + 1)
+    except OSError as exc:
+        raise _fail(name, UNREADABLE_FILE, f"cannot read the {what}: {exc.strerror or exc}",
+                    "pipe the file into standard input") from None
+    if len(data) > limit:
+        raise _fail(name, INPUT_TOO_LARGE, f"the {what} is too large: at most {limit} bytes ({limit // 1048576} MiB) "
+                    "are read, this one has more than that", f"split the {what} into smaller files")
+    return decode_text(data, name, what)

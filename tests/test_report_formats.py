@@ -135,16 +135,19 @@ def test_junit_one_case_per_requirement(report) -> None:  # type: ignore[no-unty
     [root] = doc.findall("testsuite")
     assert (root.get("tests"), root.get("failures"), root.get("skipped")) == ("7", "2", "2")
     cases = {c.get("name"): c for c in root.iter("testcase")}
-    assert list(cases) == ["R-1 [refuted]", "R-2 [verified]", "R-3 [no-counterexample within 2 s]",
-                           "R-4 [unknown]", "R-5 [not-formalized]", "R-6 [no-counterexample within 2 s]",
-                           "R-7 [refuted]"]
-    assert cases["R-1 [refuted]"].find("failure") is not None
-    failure = cases["R-1 [refuted]"].find("failure")
-    assert failure is not None and "put then get" in (failure.get("message") or "")
-    skipped = cases["R-4 [unknown]"].find("skipped")
-    assert skipped is not None and "budget exhausted" in skipped.get("message", "")
-    assert cases["R-3 [no-counterexample within 2 s]"].find("failure") is None
-    assert cases["R-2 [verified]"].get("line") == "8"
+    assert list(cases) == ["R-1", "R-2", "R-3", "R-4", "R-5", "R-6", "R-7"]  # stable: the verdict is data
+    props = {n: {p.get("name"): p.get("value") for p in c.iter("property")} for n, c in cases.items()}
+    assert [props[n]["verdict"] for n in cases] == ["refuted", "verified", "no-counterexample", "unknown",
+                                                    "not-formalized", "no-counterexample", "refuted"]
+    assert props["R-3"]["verdict_detail"] == "no-counterexample within 2 s" and props["R-3"]["budget"] == "2 s"
+    failure = cases["R-1"].find("failure")
+    assert failure is not None and (failure.get("message") or "").startswith("refuted: counterexample: ")
+    assert "put then get" in (failure.get("message") or "")
+    skipped = cases["R-4"].find("skipped")
+    assert skipped is not None and skipped.get("message", "").startswith("unknown (budget ")
+    assert "budget exhausted" in skipped.get("message", "")
+    assert cases["R-3"].find("failure") is None
+    assert cases["R-2"].get("line") == "8"
 
 
 # ------------------------------------------------------------------ Markdown

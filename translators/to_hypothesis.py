@@ -75,11 +75,42 @@ def strategy_source(t: A.TypeRef, from_type: bool = False) -> str:
                                "Hypothesis strategies are built for builtin scalars and containers only")
 
 
-def pytest_module(spec: A.Spec, harness: Harness) -> str:
-    """A pytest module: the harness source followed by one Hypothesis test per checkable requirement.
+def _preconditions(source: str) -> dict[str, list[str]]:
+    """``check_...`` function name -> the names of its ``@icontract.require`` condition functions."""
+    import ast
 
-    A test fails when a postcondition (``ensures``, ``expect``, ``raises``, invariant) is violated; an input
-    that violates a precondition is rejected (``hypothesis.reject``), as the spec excludes it.
+    out: dict[str, list[str]] = {}
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.FunctionDef) and node.name.startswith("check_"):
+            for d in node.decorator_list:
+                if (isinstance(d, ast.Call) and isinstance(d.func, ast.Attribute) and d.func.attr == "require"
+                        and d.args and isinstance(d.args[0], ast.Name)):
+                    out.setdefault(node.name, []).append(d.args[0].id)
+    return out
+
+
+#: Emitted once: whether the arguments satisfy a check function's preconditions, evaluated *before* the call
+#: (the conditions are the harness's own functions, called by name), so a precondition violation is never
+#: confused with a failure and never read off icontract's message text.
+_ADMISSIBLE = '''
+def _eg_admissible(conditions, **arguments) -> bool:
+    """Whether ``arguments`` satisfy every precondition (each called with the parameters it names)."""
+    for condition in conditions:
+        wanted = inspect.signature(condition).parameters
+        if not condition(**{k: v for k, v in arguments.items() if k in wanted}):
+            return False
+    return True
+'''
+
+
+def pytest_module(spec: A.Spec, harness: Harness) -> str:
+    """A pytest module: the harness source followed by one test per checkable requirement.
+
+    A property test (``@given``) fails when a postcondition (``ensures``, ``expect``, ``raises``, invariant)
+    is violated; an input that violates a precondition is rejected before the call (``hypothesis.assume`` on
+    the check function's own ``@icontract.require`` conditions), as the spec excludes it, and the health
+    checks that such filtering trips (``filter_too_much``, ``too_slow``) are suppressed. An ``example``
+    requirement is a plain test (no ``@given``, no ``@settings``) asserting every example holds.
     """
     types: dict[str, dict[str, A.TypeRef]] = {}
     for req, owner in spec.all_requirements():
@@ -96,35 +127,49 @@ def pytest_module(spec: A.Spec, harness: Harness) -> str:
             types[req.id].update({p.name: p.type for p in owner.params})
             if init is not None:
                 types[req.id].update({f"init_{p.name}": p.type for p in init.params})
+    pre = _preconditions(harness.source)
     lines = [harness.source, "", "# ---- Hypothesis properties (evalgap export --to pytest)", "",
-             "import hypothesis", "from hypothesis import given, settings, strategies as st", ""]
+             "import inspect", "", "import hypothesis", "import pytest",
+             "from hypothesis import HealthCheck, given, settings, strategies as st", _ADMISSIBLE]
     for ob in harness.obligations:
         if ob.function is None:
             continue
+        name = f"test_{ob.function[len('check_'):]}"
+        args = ", ".join(n for n, _ in ob.params)
+        if ob.kind == "example":
+            lines += ["", "", f"def {name}() -> None:", f'    """{ob.req_id} (examples)."""',
+                      f"    checks = {tuple(ob.checks)!r}", f"    failing = {ob.function}()",
+                      f"    assert failing == 0, f'{ob.req_id}: example {{failing}} fails: {{checks[failing - 1]}}'"]
+            continue
         known = types.get(ob.req_id, {})
         strategies = []
-        for name, text in ob.params:
-            t = known.get(name)
-            if t is None and name.startswith(("s1_", "s2_", "s3_")):
-                t = _method_param(spec, name)
+        for pname, text in ob.params:
+            t = known.get(pname)
+            if t is None and pname.startswith(("s1_", "s2_", "s3_")):
+                t = _method_param(spec, pname)
             if t is not None:
-                strategies.append(f"{name}={strategy_source(t, from_type=True)}")
-            elif name.startswith("op"):
-                strategies.append(f"{name}=st.integers(0, 9)")
+                strategies.append(f"{pname}={strategy_source(t, from_type=True)}")
+            elif pname.startswith("op"):
+                strategies.append(f"{pname}=st.integers(0, 9)")
             elif text == "list[int]":
-                strategies.append(f"{name}=st.lists(st.integers(0, 9), max_size=4)")
+                strategies.append(f"{pname}=st.lists(st.integers(0, 9), max_size=4)")
             else:
-                strategies.append(f"{name}=st.from_type({text})")
-        args = ", ".join(n for n, _ in ob.params)
-        lines += ["", "", "@settings(max_examples=200, deadline=None)"]
+                strategies.append(f"{pname}=st.from_type({text})")
+        conditions = pre.get(ob.function, [])
+        checks = ["HealthCheck.too_slow"] + (["HealthCheck.filter_too_much"] if conditions else [])
+        guard = (f"_eg_admissible(({', '.join(conditions)},), {', '.join(f'{n}={n}' for n, _ in ob.params)})"
+                 if conditions else "")
         if strategies:
-            lines.append(f"@given({', '.join(strategies)})")
-        lines += [f"def test_{ob.function[len('check_'):]}({args}) -> None:",
-                  f'    """{ob.req_id} (Hypothesis property)."""',
-                  "    try:", f"        returned = {ob.function}({args})", "    except icontract.ViolationError as exc:",
-                  "        if str(exc).startswith('[pre] '):", "            hypothesis.reject()", "        raise"]
-        if ob.kind == "example":
-            lines.append("    assert returned == 0, f'example {returned} fails'")
+            lines += ["", "", f"@settings(max_examples=200, deadline=None, suppress_health_check=[{', '.join(checks)}])",
+                      f"@given({', '.join(strategies)})"]
+        else:
+            lines += ["", ""]
+        lines += [f"def {name}({args}) -> None:", f'    """{ob.req_id} (Hypothesis property)."""']
+        if guard and strategies:
+            lines.append(f"    hypothesis.assume({guard})")
+        elif guard:
+            lines += [f"    if not {guard}:", "        pytest.skip('the preconditions exclude the only input')"]
+        lines.append(f"    {ob.function}({args})")
     return "\n".join(lines) + "\n"
 
 

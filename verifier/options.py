@@ -14,13 +14,22 @@ pyproject.toml read is the first one found in the spec's folder or its parents.
 
 Keys of ``[tool.evalgap]``: ``budget`` (CPU seconds), ``jobs``, ``engines`` (list or comma-separated string of
 ``crosshair``, ``hypothesis``), ``hypothesis_examples``, ``seed`` (Hypothesis seed for research runs;
-absent: derandomized), ``cache`` (bool), ``profile``, ``specs`` (list of ``.req`` paths or globs the pytest plugin
-collects; see docs/pytest.md; no effect on the settings). An unknown key or a value of the wrong type is a
-usage error (exit 2).
+absent: derandomized), ``cache`` (bool), ``profile``, ``fail_on`` (``check``'s ``--fail-on``: list or
+comma-separated string of ``refuted``, ``unknown``, ``bounded``, ``not-formalized``, ``smell``, ``weak``),
+``strength`` (bool: ``check --strength``),
+``gate_fail_on`` (``gate``'s ``--fail-on``: ``still-refuted``, ``unexplained``), ``analysis_timeout`` (Z3 seconds
+per query of ``analyze``), ``specs`` (list of ``.req`` paths or globs, relative to the pyproject.toml: what the
+pytest plugin collects and ``evalgap lint`` with no arguments checks; see docs/pytest.md). An unknown key or a
+value of the wrong type is a usage error (exit 2).
+
+This module is the one reader of ``[tool.evalgap]``: every command (``check`` of one case or a folder of
+cases, ``gate``, ``analyze``, ``lint``, the research ``compare``) and the pytest plugin take their values from
+the :class:`Settings` that :func:`resolve_settings` builds (or :func:`project_table` for the raw table).
 """
 
 from __future__ import annotations
 
+import glob
 import math
 import os
 import tomllib
@@ -31,7 +40,8 @@ from typing import Any, Mapping
 from evalgap.verifier.errors import UsageError
 
 __all__ = ["PROFILES", "DEFAULT_BUDGET_S", "ENGINES", "Settings", "resolve_settings", "resolve_budget",
-           "check_budget", "MAX_BUDGET_S", "default_jobs", "find_pyproject", "parse_engines"]
+           "check_budget", "MAX_BUDGET_S", "default_jobs", "find_pyproject", "parse_engines", "project_table",
+           "GATE_FAIL_ON_CHOICES", "parse_gate_fail_on", "project_specs"]
 
 DEFAULT_BUDGET_S = 10.0
 #: The engines run by default (``--engines`` accepts every selectable engine of
@@ -44,11 +54,16 @@ PROFILES: dict[str, dict[str, Any]] = {
     "ci": {"budget": 5.0, "hypothesis_examples": 100},
     "thorough": {"budget": 60.0, "hypothesis_examples": 1000},
 }
+#: What ``gate --fail-on`` (and ``gate_fail_on``) may add to the gate's blocking policy.
+GATE_FAIL_ON_CHOICES = ("still-refuted", "unexplained")
 _DEFAULTS: dict[str, Any] = {"budget": DEFAULT_BUDGET_S, "jobs": None, "engines": ENGINES,
-                             "hypothesis_examples": 200, "seed": None, "cache": True, "strength": False}
+                             "hypothesis_examples": 200, "seed": None, "cache": True, "strength": False,
+                             "fail_on": ("refuted", "unknown"), "gate_fail_on": (), "analysis_timeout": 5.0}
 _TYPES: dict[str, tuple[type, ...]] = {"budget": (int, float), "jobs": (int,), "engines": (str, list),
                                        "hypothesis_examples": (int,), "seed": (int,), "cache": (bool,),
-                                       "profile": (str,), "specs": (list,), "strength": (bool,)}
+                                       "profile": (str,), "specs": (list,), "strength": (bool,),
+                                       "fail_on": (str, list), "gate_fail_on": (str, list),
+                                       "analysis_timeout": (int, float)}
 
 
 def default_jobs() -> int:
@@ -81,6 +96,13 @@ class Settings:
         strength: also measure each passing requirement's spec strength by mutation analysis
             (:mod:`evalgap.verifier.strength`; costs one check of the spec per mutant).
         strength_mutants: at most this many mutants per target function.
+        fail_on: what makes ``check`` exit non-zero (``--fail-on``; words of
+            :data:`evalgap.verifier.report.gap.FAIL_ON_CHOICES`).
+        gate_fail_on: what the gate blocks on besides newly broken requirements and gaming
+            (:data:`GATE_FAIL_ON_CHOICES`).
+        analysis_timeout_s: Z3 seconds per query of ``analyze``.
+        specs: the spec files ``[tool.evalgap] specs`` names (globs expanded, relative to its pyproject.toml).
+        pyproject: the pyproject.toml read, or None.
         sources: option -> the layer it came from (``default``, ``pyproject.toml``, ``profile X``, ``command
             line``), for reports and debugging; empty when built directly.
     """
@@ -97,6 +119,11 @@ class Settings:
     profile: str | None = None
     strength: bool = False
     strength_mutants: int = 12
+    fail_on: tuple[str, ...] = ("refuted", "unknown")
+    gate_fail_on: tuple[str, ...] = ()
+    analysis_timeout_s: float = 5.0
+    specs: tuple[Path, ...] = ()
+    pyproject: Path | None = None
     sources: dict[str, str] = field(default_factory=dict, compare=False, hash=False)
 
     def __post_init__(self) -> None:
@@ -132,6 +159,60 @@ def find_pyproject(start: Path) -> Path | None:
     return None
 
 
+def project_table(start: Path) -> tuple[Path | None, dict[str, Any]]:
+    """The first pyproject.toml in ``start`` or its parents and its checked ``[tool.evalgap]`` table
+    (``(None, {})`` when there is none).
+
+    Raises:
+        UsageError: the file does not parse, or the table has an unknown key or a value of the wrong type.
+    """
+    path = find_pyproject(start)
+    return path, _pyproject_layer(path)
+
+
+def project_specs(pyproject: Path) -> tuple[Path, ...]:
+    """The spec files ``[tool.evalgap] specs`` of ``pyproject`` names (globs expanded relative to its folder; a
+    pattern matching nothing stays as the path it names, so its absence is reported), in order, once each.
+
+    Raises:
+        UsageError: the file does not parse, the table is bad, or ``specs`` is not a list of strings.
+    """
+    return _specs(pyproject, _pyproject_layer(pyproject).get("specs", []))
+
+
+def parse_gate_fail_on(value: str | list[str] | tuple[str, ...], origin: str = "--fail-on") -> tuple[str, ...]:
+    """``"still-refuted,unexplained"`` (or a list) to a tuple of words of :data:`GATE_FAIL_ON_CHOICES`.
+
+    Raises:
+        UsageError: a word that is not one of them.
+    """
+    items = value.split(",") if isinstance(value, str) else list(value)
+    words = tuple(dict.fromkeys(str(w).strip() for w in items if str(w).strip()))
+    bad = [w for w in words if w not in GATE_FAIL_ON_CHOICES]
+    if bad:
+        raise UsageError(f"{origin} {value!r}: unknown word {bad[0]!r}; use a comma-separated list of "
+                         f"{', '.join(GATE_FAIL_ON_CHOICES)}")
+    return words
+
+
+def _fail_on(value: str | list[str] | tuple[str, ...], origin: str) -> tuple[str, ...]:
+    from evalgap.verifier.report.gap import parse_fail_on
+
+    return parse_fail_on(value if isinstance(value, str) else ",".join(str(v) for v in value), origin)
+
+
+def _specs(pyproject: Path | None, patterns: list[Any]) -> tuple[Path, ...]:
+    if pyproject is None:
+        return ()
+    if not all(isinstance(p, str) for p in patterns):
+        raise UsageError(f"{pyproject}: [tool.evalgap] specs must be a list of paths or globs")
+    out: list[Path] = []
+    for pattern in patterns:
+        matches = sorted(glob.glob(str(pyproject.parent / pattern), recursive=True))
+        out += [Path(m).resolve() for m in matches] or [(pyproject.parent / pattern).resolve()]
+    return tuple(dict.fromkeys(out))
+
+
 def _pyproject_layer(path: Path | None) -> dict[str, Any]:
     if path is None:
         return {}
@@ -165,9 +246,8 @@ def resolve_settings(cli: Mapping[str, Any], start: Path, env: Mapping[str, str]
         UsageError: an unknown profile or engine, a bad ``[tool.evalgap]`` entry, a non-positive budget.
     """
     env = os.environ if env is None else env
-    pyproject = find_pyproject(start)
+    pyproject, pp = project_table(start)
     layers: list[tuple[str, dict[str, Any]]] = [("default", dict(_DEFAULTS))]
-    pp = _pyproject_layer(pyproject)
     layers.append(("pyproject.toml", {k: v for k, v in pp.items() if k not in ("profile", "specs")}))
     given = [(cli.get("profile"), "--profile"), (env.get("EVALGAP_PROFILE"), "EVALGAP_PROFILE"),
              (pp.get("profile"), f"{pyproject}: [tool.evalgap] profile")]
@@ -188,10 +268,16 @@ def resolve_settings(cli: Mapping[str, Any], start: Path, env: Mapping[str, str]
         raise UsageError(f"hypothesis_examples must be at least 1, got {examples} (from "
                          f"{sources['hypothesis_examples']})")
     jobs = merged["jobs"]
+    timeout = check_budget(float(merged["analysis_timeout"]), f"analysis_timeout (from {sources['analysis_timeout']})")
     return Settings(budget_s=budget, jobs=int(jobs) if jobs else default_jobs(),
                     engines=parse_engines(merged["engines"], f"engines (from {sources['engines']})"),
                     hypothesis_examples=examples, seed=merged["seed"], cache=bool(merged["cache"]),
-                    profile=profile, strength=bool(merged["strength"]), sources=sources)
+                    profile=profile, strength=bool(merged["strength"]),
+                    fail_on=_fail_on(merged["fail_on"], f"fail_on (from {sources['fail_on']})"),
+                    gate_fail_on=parse_gate_fail_on(merged["gate_fail_on"],
+                                                    f"gate_fail_on (from {sources['gate_fail_on']})"),
+                    analysis_timeout_s=timeout, specs=_specs(pyproject, pp.get("specs", [])),
+                    pyproject=pyproject, sources=sources)
 
 
 #: The largest budget accepted, CPU seconds (one day): a larger one is a typo, and the worker's wall limits

@@ -37,12 +37,14 @@ def settings(start: str | os.PathLike[str] = ".", env: Mapping[str, str] | None 
         start: the spec's folder (where the pyproject.toml search starts).
         env: environment for ``EVALGAP_PROFILE`` (default ``os.environ``).
         arguments: keys of ``[tool.evalgap]`` (``budget``, ``jobs``, ``engines``, ``hypothesis_examples``,
-            ``seed``, ``cache``, ``profile``); None means not given.
+            ``seed``, ``cache``, ``profile``, ``fail_on``, ``gate_fail_on``, ``analysis_timeout``); None means
+            not given.
 
     Raises:
         UsageError: an unknown key, profile or engine, a bad ``[tool.evalgap]`` entry, a non-positive budget.
     """
-    known = {"budget", "jobs", "engines", "hypothesis_examples", "seed", "cache", "profile", "analysis"}
+    known = {"budget", "jobs", "engines", "hypothesis_examples", "seed", "cache", "profile", "analysis", "fail_on",
+             "gate_fail_on", "analysis_timeout"}
     bad = sorted(set(arguments) - known)
     if bad:
         raise UsageError(f"unknown setting {bad[0]!r}; known: {', '.join(sorted(known))}")
@@ -68,7 +70,7 @@ def _is_suite(path: Path) -> bool:
 
 
 def load_spec(spec: str | os.PathLike[str], target: TargetInput = None, *, strict_target: bool = False,
-              opts: Settings | None = None) -> tuple[LoadedSpec, Target | None, Case | None]:
+              opts: Settings | None = None, text: str | None = None) -> tuple[LoadedSpec, Target | None, Case | None]:
     """Parse a spec (a ``.req`` file or a case folder) with its imports and run every check on it, with the
     target's signatures read in a sandboxed subprocess.
 
@@ -79,6 +81,9 @@ def load_spec(spec: str | os.PathLike[str], target: TargetInput = None, *, stric
         strict_target: a target whose signatures cannot be read is an error (``lint``); else the checks
             run without its names and the import error becomes a verdict later (``check``).
         opts: settings (for the cache of signatures); None: no cache.
+        text: the spec's text when it does not come from a file (``evalgap check -``): ``spec`` is then only
+            its display name (``<stdin>``, used in every diagnostic), a target named by text is resolved from
+            the current folder, and there is no case.
 
     Returns:
         ``(loaded spec, target or None, case or None)``.
@@ -89,11 +94,16 @@ def load_spec(spec: str | os.PathLike[str], target: TargetInput = None, *, stric
     """
     from evalgap.verifier.project.speccheck import load_checked
 
-    path, resolved, case = locate(Path(spec), _as_target(target))
+    if text is not None:
+        name = _as_target(target)
+        path, case = Path(spec), None
+        resolved = resolve_target(name, Path.cwd()) if name is not None else None
+    else:
+        path, resolved, case = locate(Path(spec), _as_target(target))
     if isinstance(target, Target):
         resolved = target
     loaded, resolved = load_checked(path, resolved, strict_target=strict_target,
-                                    cache=_cache(opts) if opts is not None else None)
+                                    cache=_cache(opts) if opts is not None else None, text=text)
     return loaded, resolved, case
 
 
@@ -119,19 +129,20 @@ class LintResult:
         return not self.diagnostics and self.error is None
 
 
-def lint(spec: str | os.PathLike[str], target: TargetInput = None) -> LintResult:
+def lint(spec: str | os.PathLike[str], target: TargetInput = None, *, text: str | None = None) -> LintResult:
     """Check a spec: syntax, structure, names and types, and the target's real signatures (imported in a
     sandboxed subprocess). Never raises for a problem of the spec or the target: it is in the result.
 
     Args:
-        spec: a ``.req`` file or a case folder.
+        spec: a ``.req`` file or a case folder (with ``text``: the name the text is shown under, ``<stdin>``).
         target: as for :func:`check`.
+        text: the spec's text when it does not come from a file (see :func:`load_spec`).
 
     Returns:
         A :class:`LintResult`.
     """
     try:
-        loaded, _, _ = load_spec(spec, target, strict_target=True)
+        loaded, _, _ = load_spec(spec, target, strict_target=True, text=text)
     except SpecError as exc:
         return LintResult(os.fspath(spec), tuple(exc.diagnostics), exc.render())
     except VerifierError as exc:

@@ -26,7 +26,8 @@ def gate(repo: str | os.PathLike[str] = ".", spec: str | os.PathLike[str] = "", 
         spec: the ``.req`` file (repository-relative: read from each version).
         base: the base revision. head: the head revision (None: HEAD). patch: a diff applied to ``base``
             instead of ``head``. staged: gate the index against HEAD (pre-commit); excludes head and patch.
-        options: a :class:`~evalgap.verifier.gate.run.GateOptions` (None: its defaults).
+        options: a :class:`~evalgap.verifier.gate.run.GateOptions` (None: from the settings of ``repo``,
+            defaults <- ``[tool.evalgap]`` <- ``EVALGAP_PROFILE``, :meth:`GateOptions.from_settings`).
 
     Returns:
         A :class:`~evalgap.verifier.gate.run.GateReport`.
@@ -39,7 +40,11 @@ def gate(repo: str | os.PathLike[str] = ".", spec: str | os.PathLike[str] = "", 
 
     if not os.fspath(spec):
         raise UsageError("gate needs a spec (--spec FILE.req)")
-    opts = options if options is not None else GateOptions()
+    if options is None:
+        from evalgap.verifier.options import resolve_settings
+
+        options = GateOptions.from_settings(resolve_settings({}, Path(repo)))
+    opts = options
     if staged:
         if head or patch:
             raise UsageError("--staged gates the index against HEAD; do not combine it with --head/--patch")

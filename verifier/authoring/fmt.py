@@ -7,10 +7,10 @@ from pathlib import Path
 
 from evalgap.verifier.fileio import write_text
 from evalgap.specs_lang.format import format_spec
-from evalgap.specs_lang.parser import parse_file
+from evalgap.specs_lang.parser import parse, parse_file
 from evalgap.specs_lang.textfile import MAX_SPEC_BYTES, read_text
 
-__all__ = ["FmtResult", "format_file"]
+__all__ = ["FmtResult", "format_file", "format_text"]
 
 
 @dataclass(frozen=True)
@@ -37,3 +37,15 @@ def format_file(path: Path, check_only: bool) -> FmtResult:
         return FmtResult(path, True, False)
     write_text(path, new)
     return FmtResult(path, True, True)
+
+
+def format_text(text: str, name: str = "<stdin>") -> str:
+    """The canonical layout of spec ``text`` (``evalgap fmt -``: standard input to standard output).
+
+    Args:
+        text: the spec's text; name: how diagnostics name it.
+
+    Raises:
+        SpecSyntaxError: the text does not parse.
+    """
+    return format_spec(parse(text, name), text)

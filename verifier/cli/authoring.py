@@ -69,7 +69,8 @@ def author(input_path: Path, target: Path | None, function: str | None, engine: 
 @click.option("--to", "fmt", type=click.Choice(["icontract", "pytest"]), required=True,
               help="icontract: a module of contract-wrapped check functions; pytest: plus Hypothesis tests.")
 @click.option("--target", "target_arg", metavar="NAME|MODULE|FILE", help="The code the module wraps.")
-@click.option("--output", "-o", type=click.Path(path_type=Path), help="Write the module here (default: stdout).")
+@click.option("--output", "-o", type=click.Path(path_type=Path), help="Write the module here (default: stdout; "
+              "the target is then imported relative to the current folder).")
 @handles_errors()
 def export(spec: Path, fmt: str, target_arg: str | None, output: Path | None) -> None:
     """Export SPEC's requirements as an icontract module or a pytest module of Hypothesis properties."""
@@ -78,4 +79,5 @@ def export(spec: Path, fmt: str, target_arg: str | None, output: Path | None) ->
     loaded, target, _ = evalgap.load_spec(spec, target_arg)
     if target is None:
         raise UsageError(f"{loaded.files[0]}: no target: add `target: FILE.py` to the spec or pass --target")
-    echo_or_write(export_text(loaded.spec, target, fmt), output)
+    folder = output.parent if output is not None and str(output) != "-" else Path.cwd()
+    echo_or_write(export_text(loaded.spec, target, fmt, folder), output)

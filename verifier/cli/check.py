@@ -11,10 +11,10 @@ from typing import Any
 import click
 
 import evalgap
-from evalgap.verifier.cli.common import echo_or_write, fail, handles_errors, write_output
+from evalgap.verifier.cli.common import echo_or_write, fail, handles_errors, read_stdin_spec, write_output
 from evalgap.verifier.fileio import preflight
 from evalgap.verifier.events import CaseFinished, CheckStarted, Event, RequirementFinished
-from evalgap.verifier.options import PROFILES, Settings, parse_engines, resolve_budget, resolve_settings
+from evalgap.verifier.options import PROFILES, Settings, parse_engines, resolve_settings
 from evalgap.verifier.project.case import MANIFEST
 from evalgap.verifier.report.gap import GapReport, exit_code, parse_fail_on
 from evalgap.verifier.report.outputs import FORMATS, Destination, plan_outputs, render
@@ -25,12 +25,14 @@ __all__ = ["check"]
 class _Progress:
     """The CLI's ``on_event``: a progress bar on a terminal (opened when the check says how many requirements it
     has); off a terminal (CI logs) one plain line per finished requirement on standard error, so a long check
-    is never silent; nothing with ``quiet``."""
+    is never silent; nothing with ``quiet``; with ``verbose`` plain lines on a terminal too, each followed by
+    every engine's verdict and reason."""
 
-    def __init__(self, quiet: bool = False) -> None:
+    def __init__(self, quiet: bool = False, verbose: bool = False) -> None:
         self._stack = contextlib.ExitStack()
         self._tick: Any = None
         self._quiet = quiet
+        self._verbose = verbose
         self._total = 0
         self._done = 0
 
@@ -39,7 +41,7 @@ class _Progress:
             return
         if isinstance(event, CheckStarted):
             self._total = event.requirements
-            if sys.stderr.isatty():
+            if sys.stderr.isatty() and not self._verbose:
                 from evalgap.verifier.report.text import check_progress
 
                 self._tick = self._stack.enter_context(check_progress(event.requirements, sys.stderr))
@@ -51,6 +53,9 @@ class _Progress:
                 r = event.result
                 word = r.verdict.value if r.verdict else r.role
                 click.echo(f"[{self._done}/{self._total}] {r.id}: {word} ({r.elapsed_s:.1f} s)", err=True)
+                if self._verbose:
+                    for v in r.verdicts:
+                        click.echo(f"    {v.engine}: {v.verdict.value}: {v.reason}", err=True)
 
     def close(self) -> None:
         self._stack.close()
@@ -73,9 +78,10 @@ class _Progress:
               "(default: the number of cores).")
 @click.option("--analysis/--no-analysis", default=True, show_default=True,
               help="Also run the Z3 analysis of the requirements (a conflict exits 1).")
-@click.option("--fail-on", "fail_on", default="refuted,unknown", show_default=True, metavar="LIST",
+@click.option("--fail-on", "fail_on", default=None, metavar="LIST",
               help="What makes the exit code non-zero: refuted,unknown,bounded,not-formalized,smell,weak "
-                   "(exit 1; unknown exits 3 when nothing else fails).")
+                   "(exit 1; unknown exits 3 when nothing else fails; default: [tool.evalgap] fail_on, else "
+                   "refuted,unknown).")
 @click.option("--tests", "tests_path", type=click.Path(path_type=Path), metavar="PATH",
               help="Run the project's pytest tests at PATH (sandboxed) and map them to requirements by "
                    "tracing which target functions each test executes.")
@@ -88,31 +94,49 @@ class _Progress:
 @click.option("--strength", is_flag=True, default=None, help="Also measure each passing requirement's spec "
               "strength by mutation analysis (one more check per mutant; flags `weak` requirements).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress on standard error (the report is unchanged).")
+@click.option("-v", "--verbose", is_flag=True, help="Say which settings apply and where each came from "
+              "(default, pyproject.toml, profile, command line), and print every engine's verdict and reason as "
+              "each requirement finishes (the report is unchanged).")
 @handles_errors()
 def check(spec: Path, target_arg: str | None, formats: tuple[str, ...], outputs: tuple[str, ...],
-          budget: float | None, profile: str | None, jobs: int | None, fail_on: str,
+          budget: float | None, profile: str | None, jobs: int | None, fail_on: str | None,
           tests_path: Path | None, analysis: bool, engines: str | None, seed: int | None, no_cache: bool,
-          emit_dir: Path | None, strength: bool | None, quiet: bool) -> None:
+          emit_dir: Path | None, strength: bool | None, quiet: bool, verbose: bool) -> None:
     """Check SPEC (a .req file or a case folder with case.toml) against its target and print a gap report.
 
     SPEC may also be a folder of case folders (e.g. case_studies/): every case's default implementation is
-    checked and one summary table is printed, with whether each case matched its manifest."""
-    if spec.is_dir() and not (spec / MANIFEST).is_file() and not any(spec.glob("*.req")):
-        _check_suite(spec, target_arg, formats, outputs, budget, profile, jobs)
-    fail_set = parse_fail_on(fail_on)
+    checked and one summary table is printed, with whether each case matched its manifest. SPEC `-` reads
+    the spec from standard input (named `<stdin>` in diagnostics and reports); give its code with --target
+    (or a `target:` relative to the current folder)."""
+    if quiet and verbose:
+        fail("-q/--quiet and -v/--verbose cannot be combined")
+    stdin = str(spec) == "-"
+    cli_opts = {"budget": budget, "profile": profile, "jobs": jobs, "seed": seed,
+                "engines": parse_engines(engines) if engines is not None else None,
+                "cache": False if no_cache else None, "strength": strength,
+                "fail_on": parse_fail_on(fail_on) if fail_on is not None else None}
+    if not stdin and spec.is_dir() and not (spec / MANIFEST).is_file() and not any(spec.glob("*.req")):
+        _check_suite(spec, target_arg, formats, outputs, cli_opts, verbose)
     for dest in plan_outputs(formats, outputs, "spec"):  # bad -o / -f combinations fail before anything runs
         if dest.path is not None:
             preflight(dest.path, dest.folder)
-    cli_opts = {"budget": budget, "profile": profile, "jobs": jobs, "seed": seed,
-                "engines": parse_engines(engines) if engines is not None else None,
-                "cache": False if no_cache else None, "strength": strength}
-    settings = resolve_settings(cli_opts, spec if spec.is_dir() else spec.parent)
+    settings = resolve_settings(cli_opts, Path.cwd() if stdin else spec if spec.is_dir() else spec.parent)
     from dataclasses import replace
 
     settings = replace(settings, analysis=analysis)
-    progress = _Progress(quiet)
+    fail_set = settings.fail_on
+    if verbose:
+        _say_settings(settings)
+    subject: Any = spec
+    target: Any = target_arg
+    if stdin:
+        from evalgap.specs_lang.textfile import STDIN_NAME
+
+        text = read_stdin_spec()
+        subject, target, _ = evalgap.load_spec(STDIN_NAME, target_arg, opts=settings, text=text)
+    progress = _Progress(quiet, verbose)
     try:
-        report = evalgap.check(spec, target_arg, settings=settings, on_event=progress, tests=tests_path)
+        report = evalgap.check(subject, target, settings=settings, on_event=progress, tests=tests_path)
     finally:
         progress.close()
     assert isinstance(report, GapReport)
@@ -129,10 +153,28 @@ def check(spec: Path, target_arg: str | None, formats: tuple[str, ...], outputs:
     raise SystemExit(exit_code(report, fail_set))
 
 
+def _say_settings(settings: Settings) -> None:
+    """``-v``: the settings in force and the layer each came from, on standard error."""
+    src = settings.sources
+    click.echo(f"settings ({settings.pyproject or 'no pyproject.toml'}; profile {settings.profile or 'none'}):",
+               err=True)
+    for label, value, key in (("budget", f"{settings.budget_s:g} s", "budget"), ("jobs", str(settings.jobs), "jobs"),
+                              ("engines", ",".join(settings.engines), "engines"),
+                              ("hypothesis_examples", str(settings.hypothesis_examples), "hypothesis_examples"),
+                              ("cache", str(settings.cache).lower(), "cache"),
+                              ("fail_on", ",".join(settings.fail_on), "fail_on")):
+        click.echo(f"  {label} = {value} ({src.get(key, 'default')})", err=True)
+
+
 def _check_suite(root: Path, target_arg: str | None, formats: tuple[str, ...], outputs: tuple[str, ...],
-                 budget: float | None, profile: str | None, jobs: int | None) -> None:
-    """`evalgap check FOLDER` for a folder of case folders (logic in :mod:`evalgap.verifier.project.suite`)."""
-    from evalgap.verifier.options import default_jobs
+                 cli_opts: dict[str, Any], verbose: bool = False) -> None:
+    """`evalgap check FOLDER` for a folder of case folders (logic in :mod:`evalgap.verifier.project.suite`).
+
+    Settings layer as for one case (``[tool.evalgap]`` of the folder's pyproject.toml, the profile, the
+    command line); where neither pyproject.toml nor the command line chose, the suite keeps its own defaults
+    (CrossHair only, no cache), which its manifests' expected verdicts are written for."""
+    from dataclasses import replace
+
     from evalgap.verifier.project.suite import SuiteReport, render_suite_json, render_suite_text, suite_exit_code
 
     if len(formats) > 1 or any(f not in ("text", "json") for f in formats) or len(outputs) > 1 or any(
@@ -142,8 +184,12 @@ def _check_suite(root: Path, target_arg: str | None, formats: tuple[str, ...], o
     output = Path(outputs[0]) if outputs else None
     if target_arg is not None:
         fail("--target names one implementation; it cannot apply to a folder of cases")
-    opts = Settings(budget_s=resolve_budget(budget, profile), jobs=jobs or default_jobs(), engines=("crosshair",),
-                    cache=False, analysis=False)
+    opts = resolve_settings(cli_opts, root)
+    chosen = {k for k, v in opts.sources.items() if v in ("pyproject.toml", "command line")}
+    opts = replace(opts, engines=opts.engines if "engines" in chosen else ("crosshair",),
+                   cache=opts.cache if "cache" in chosen else False, analysis=False)
+    if verbose:
+        _say_settings(opts)
     live = fmt == "text" and output is None
 
     def show(event: Event) -> None:

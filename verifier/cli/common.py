@@ -16,7 +16,7 @@ from evalgap.verifier.errors import VerifierError
 from evalgap.verifier.fileio import make_folder, write_text
 from evalgap.verifier.report.gap import EXIT_USAGE
 
-__all__ = ["fail", "handles_errors", "write_output", "echo_or_write", "finite_seconds"]
+__all__ = ["fail", "handles_errors", "write_output", "echo_or_write", "finite_seconds", "read_stdin_spec"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -70,3 +70,14 @@ def echo_or_write(text: str, output: Path | None) -> None:
 def stderr_is_terminal() -> bool:
     """Whether progress may be drawn (standard error is a terminal)."""
     return sys.stderr.isatty()
+
+
+def read_stdin_spec() -> str:
+    """A spec piped into standard input (``-`` as the spec argument), named ``<stdin>``.
+
+    Raises:
+        SpecSyntaxError: EG100 (not UTF-8, binary) or EG107 (larger than a spec may be), at ``<stdin>``.
+    """
+    from evalgap.specs_lang.textfile import STDIN_NAME, read_stream
+
+    return read_stream(sys.stdin.buffer, STDIN_NAME)

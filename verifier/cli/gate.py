@@ -8,16 +8,16 @@ import click
 
 import evalgap
 from evalgap.verifier.cli.common import handles_errors, write_output
-from evalgap.verifier.errors import UsageError
 from evalgap.verifier.fileio import preflight
-from evalgap.verifier.options import ENGINES, PROFILES, check_budget, default_jobs, parse_engines, resolve_budget
+from evalgap.verifier.options import (GATE_FAIL_ON_CHOICES, PROFILES, check_budget, parse_engines,
+                                      parse_gate_fail_on, resolve_settings)
 from evalgap.verifier.report.outputs import plan_outputs
 
 __all__ = ["gate", "GATE_FORMATS", "GATE_FAIL_ON"]
 
 GATE_FORMATS = ("text", "json", "markdown", "sarif", "junit")
 #: What ``--fail-on`` may add to the gate's blocking policy.
-GATE_FAIL_ON = frozenset({"still-refuted", "unexplained"})
+GATE_FAIL_ON = frozenset(GATE_FAIL_ON_CHOICES)
 
 
 @click.command()
@@ -46,10 +46,11 @@ GATE_FAIL_ON = frozenset({"still-refuted", "unexplained"})
               "diff (default: the requirement budget).")
 @click.option("--no-behavior-diff", is_flag=True, help="Skip behaviour diffing.")
 @click.option("--fail-on-unexplained", is_flag=True, help="Same as --fail-on unexplained.")
-@click.option("--fail-on", "fail_on", default="", metavar="LIST",
+@click.option("--fail-on", "fail_on", default=None, metavar="LIST",
               help="Also block on: still-refuted (a requirement refuted on base and head), unexplained (a "
-                   "behaviour change no requirement explains). By default only newly broken requirements and "
-                   "gaming findings block.")
+                   "behaviour change no requirement explains). By default ([tool.evalgap] gate_fail_on of the "
+                   "repository's pyproject.toml, else nothing) only newly broken requirements and gaming "
+                   "findings block.")
 @click.option("--engines", metavar="LIST", help="Engines per requirement, comma-separated: crosshair, "
               "hypothesis (default: both, as for `check`).")
 @click.option("--tests", "tests", multiple=True, metavar="GLOB", help="Visible tests (repository-relative "
@@ -60,8 +61,11 @@ def gate(repo: Path, spec: Path, base: str, head: str | None, patch: Path | None
          target_arg: str | None, formats: tuple[str, ...], outputs: tuple[str, ...], sarif_out: Path | None,
          md_out: Path | None, json_out: Path | None, junit_out: Path | None, budget: float | None,
          profile: str | None, diff_budget: float | None, no_behavior_diff: bool, fail_on_unexplained: bool,
-         fail_on: str, engines: str | None, tests: tuple[str, ...], jobs: int | None) -> None:
-    """Gate a change of REPO (default .): requirements it breaks, unexplained behaviour changes, gaming."""
+         fail_on: str | None, engines: str | None, tests: tuple[str, ...], jobs: int | None) -> None:
+    """Gate a change of REPO (default .): requirements it breaks, unexplained behaviour changes, gaming.
+
+    Budget, profile, jobs, engines, Hypothesis examples and gate_fail_on come from `[tool.evalgap]` of the
+    pyproject.toml in REPO (or its parents) where the command line does not set them, as for `check`."""
     from evalgap.verifier.gate import report as gr
     from evalgap.verifier.gate.run import DEFAULT_TEST_GLOBS, GateOptions, gate_exit_code
 
@@ -70,18 +74,16 @@ def gate(repo: Path, spec: Path, base: str, head: str | None, patch: Path | None
     for dest in plan_outputs(formats, outputs + aliases, "gate"):  # bad -o / -f fail before anything runs
         if dest.path is not None:
             preflight(dest.path, dest.folder)
-    budget_s = resolve_budget(budget, profile)
+    settings = resolve_settings({"budget": budget, "profile": profile, "jobs": jobs,
+                                 "engines": parse_engines(engines) if engines is not None else None,
+                                 "gate_fail_on": parse_gate_fail_on(fail_on) if fail_on is not None else None},
+                                repo)
     if diff_budget is not None:
         check_budget(diff_budget, "--diff-budget")
-    words = {w.strip() for w in fail_on.split(",") if w.strip()}
-    if words - GATE_FAIL_ON:
-        raise UsageError(f"--fail-on {fail_on!r}: unknown word {sorted(words - GATE_FAIL_ON)[0]!r}; use a "
-                         f"comma-separated list of {', '.join(sorted(GATE_FAIL_ON))}")
-    opts = GateOptions(budget_s=budget_s, diff_budget_s=diff_budget or budget_s, jobs=jobs or default_jobs(),
-                       test_globs=tests or DEFAULT_TEST_GLOBS, behavior_diff=not no_behavior_diff,
-                       fail_on_unexplained=fail_on_unexplained or "unexplained" in words, target=target_arg,
-                       engines=parse_engines(engines) if engines is not None else ENGINES,
-                       fail_on_still_refuted="still-refuted" in words)
+    opts = GateOptions.from_settings(settings, diff_budget_s=diff_budget or settings.budget_s,
+                                     test_globs=tests or DEFAULT_TEST_GLOBS, behavior_diff=not no_behavior_diff,
+                                     target=target_arg, fail_on_unexplained=fail_on_unexplained
+                                     or "unexplained" in settings.gate_fail_on)
     report = evalgap.gate(repo, spec, base=base, head=head, patch=patch, staged=staged, options=opts)
     renderers = {"text": gr.render_gate_text, "json": gr.render_gate_json, "markdown": gr.render_gate_markdown,
                  "sarif": gr.render_gate_sarif, "junit": gr.render_gate_junit}

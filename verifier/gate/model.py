@@ -3,13 +3,14 @@ differences, the :class:`GateReport` and its exit code. Rendering is in :mod:`ev
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any
 
 from evalgap.verifier.analysis.gaming import GamingFinding
 from evalgap.verifier.findings import RequirementResult, Verdict
 from evalgap.verifier.gate.behavior_diff import BehaviorDifference, DiffOutcome
 from evalgap.verifier.gate.gitdiff import ChangedUnit
-from evalgap.verifier.options import ENGINES
+from evalgap.verifier.options import ENGINES, Settings
 from evalgap.verifier.report.gap import EXIT_OK, EXIT_REFUTED, EXIT_UNKNOWN
 
 __all__ = ["DEFAULT_TEST_GLOBS", "GateOptions", "RequirementChange", "ClassifiedDifference", "GateReport",
@@ -50,6 +51,17 @@ class GateOptions:
     engines: tuple[str, ...] = ENGINES
     hypothesis_examples: int = 200
     fail_on_still_refuted: bool = False
+
+    @classmethod
+    def from_settings(cls, settings: Settings, **overrides: Any) -> GateOptions:
+        """The gate's options from the one settings record (:func:`evalgap.verifier.options.resolve_settings`:
+        defaults <- ``[tool.evalgap]`` <- profile <- command line): budget (also the diff budget), jobs,
+        engines, Hypothesis examples and ``gate_fail_on``; ``overrides`` set any field directly."""
+        base = cls(budget_s=settings.budget_s, diff_budget_s=settings.budget_s, jobs=settings.jobs,
+                   engines=settings.engines, hypothesis_examples=settings.hypothesis_examples,
+                   fail_on_unexplained="unexplained" in settings.gate_fail_on,
+                   fail_on_still_refuted="still-refuted" in settings.gate_fail_on)
+        return replace(base, **overrides)
 
 
 @dataclass(frozen=True)
@@ -108,6 +120,8 @@ class GateReport:
         notes: remarks (files that did not parse, changed test files, functions not diffed and why).
         budget_s, diff_budget_s, elapsed_s: budgets and wall-clock time.
         sandbox: the isolation the code of both revisions ran under (as in the gap report).
+        spec_name: the spec's declared name (``spec kvstore ...``; JUnit names cases ``evalgap.<name>``
+            as ``check`` does); '' when unknown (then the spec file's stem stands in).
     """
 
     repo: str
@@ -128,6 +142,7 @@ class GateReport:
     fail_on_unexplained: bool = False
     fail_on_still_refuted: bool = False
     sandbox: str = "python-guard"
+    spec_name: str = ""
 
     def active_gaming(self) -> list[GamingFinding]:
         """Gaming findings that are not silenced."""

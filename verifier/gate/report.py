@@ -246,36 +246,45 @@ def render_gate_sarif(report: GateReport) -> str:
 
 
 def render_gate_junit(report: GateReport) -> str:
-    """JUnit XML through the one JUnit writer (:func:`evalgap.verifier.report.junit.junit_document`): one test
+    """JUnit XML in ``check``'s dialect (:func:`evalgap.verifier.report.junit.requirement_case`: classname
+    ``evalgap.<spec name>``, name the requirement ID, the spec's repository-relative ``file`` and line, the
+    verdict and budget in the message and properties, plus ``transition`` and ``base_verdict``): one test
     case per reached requirement (failure when refuted on head, skipped when unknown), per gaming finding
-    (failure unless silenced, then skipped with the reason) and per unexplained behaviour change (failure
-    with ``fail_on_unexplained``, else skipped)."""
-    from evalgap.verifier.report.junit import JUnitCase, junit_document
+    (classname ``evalgap.<spec name>.gaming``; failure unless silenced, then skipped with the reason) and per
+    unexplained behaviour change (``evalgap.<spec name>.behaviour``; failure with ``fail_on_unexplained``,
+    else skipped)."""
+    from pathlib import PurePosixPath
 
+    from evalgap.verifier.report.junit import JUnitCase, junit_document, relative_file, requirement_case
+
+    suite = f"evalgap.{report.spec_name or PurePosixPath(report.spec_file).stem}"
+    spec_file = relative_file(report.spec_file)
     cases: list[JUnitCase] = []
     for r in report.requirements:
-        v = r.head.verdict.value if r.head.verdict else "precondition"
-        text = f"{r.prose} [{r.transition}] head: {_verdict_text(r.head)}; base: {_verdict_text(r.base)}"
-        if v == "refuted":
-            cases.append(JUnitCase("evalgap.gate.requirements", r.id, "failure", "refuted", text=text))
-        elif v == "unknown":
-            cases.append(JUnitCase("evalgap.gate.requirements", r.id, "skipped", f"unknown: {text}"))
-        else:
-            cases.append(JUnitCase("evalgap.gate.requirements", r.id, system_out=text))
+        _, line, _ = split_location(r.head.location)
+        note = f"gate: {r.transition}; head: {_verdict_text(r.head)}; base: {_verdict_text(r.base)}"
+        base = (r.base.verdict.value if r.base.verdict else "precondition") if r.base is not None else "-"
+        cases.append(requirement_case(r.head, suite, report.budget_s, spec_file, line or None,
+                                      (("transition", r.transition), ("base_verdict", base)), note))
     for g in report.gaming:
         name = f"{g.code} {g.location}"
         if g.silenced:
-            cases.append(JUnitCase("evalgap.gate.gaming", name, "skipped", "silenced: " + (g.silence_reason or "")))
+            cases.append(JUnitCase(f"{suite}.gaming", name, "skipped", "silenced: " + (g.silence_reason or ""),
+                                   file=g.path, line=g.line or None))
         else:
-            cases.append(JUnitCase("evalgap.gate.gaming", name, "failure", g.rule, text=g.message))
+            cases.append(JUnitCase(f"{suite}.gaming", name, "failure", g.rule, "gaming", text=g.message,
+                                   file=g.path, line=g.line or None))
     for i, d in enumerate(report.unexplained(), 1):
         text = (f"{d.difference.call(d.qualname.rsplit('.', 1)[-1])}: base {d.difference.base.describe}; "
                 f"head {d.difference.head.describe}")
         name = f"{d.file}:{d.qualname} #{i}"
         if report.fail_on_unexplained:
-            cases.append(JUnitCase("evalgap.gate.behaviour", name, "failure", "unexplained behaviour change",
-                                   text=text))
+            cases.append(JUnitCase(f"{suite}.behaviour", name, "failure", "unexplained behaviour change",
+                                   "unexplained", text=text, file=d.file))
         else:
-            cases.append(JUnitCase("evalgap.gate.behaviour", name, "skipped",
-                                   f"unexplained behaviour change (not blocking): {text}"))
-    return junit_document("evalgap gate", cases, (("sandbox", report.sandbox),), report.elapsed_s)
+            cases.append(JUnitCase(f"{suite}.behaviour", name, "skipped",
+                                   f"unexplained behaviour change (not blocking): {text}", file=d.file))
+    props = (("command", "gate"), ("spec", spec_file), ("target", report.target),
+             ("budget_s", f"{report.budget_s:g}"), ("sandbox", report.sandbox), ("base", report.base_rev),
+             ("head", report.head_rev))
+    return junit_document(suite, cases, props, report.elapsed_s)

@@ -446,7 +446,7 @@ def run_gate(repo: Path, spec: Path, base: str, head: str | None, patch: Path | 
                           tuple(changes), not_rechecked, tuple(diffs), tuple(classified), tuple(gaming),
                           tuple(notes), options.budget_s, options.diff_budget_s, time.monotonic() - started,
                           options.fail_on_unexplained, options.fail_on_still_refuted,
-                          isolation.summary(jobs_from))
+                          isolation.summary(jobs_from), head_spec.name)
 
 
 def _defs(src: str) -> list[str]:

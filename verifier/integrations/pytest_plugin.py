@@ -19,9 +19,7 @@ its options (no evalgap import beyond :mod:`evalgap.verifier.options`).
 
 from __future__ import annotations
 
-import glob
 import sys
-import tomllib
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -63,18 +61,13 @@ def configured_specs(config: pytest.Config) -> tuple[Path, ...]:
         config.rootpath / "pyproject.toml"
     if not pyproject.is_file():
         return ()
+    from evalgap.verifier.errors import UsageError
+    from evalgap.verifier.options import project_specs
+
     try:
-        table = tomllib.loads(pyproject.read_text(encoding="utf-8")).get("tool", {}).get("evalgap", {})
-    except (OSError, tomllib.TOMLDecodeError) as exc:
-        raise pytest.UsageError(f"{pyproject}: cannot read [tool.evalgap] ({exc})") from None
-    specs = table.get("specs", []) if isinstance(table, dict) else []
-    if not isinstance(specs, list) or not all(isinstance(s, str) for s in specs):
-        raise pytest.UsageError(f"{pyproject}: [tool.evalgap] specs must be a list of paths or globs")
-    out: list[Path] = []
-    for pattern in specs:
-        matches = sorted(glob.glob(str(pyproject.parent / pattern), recursive=True))
-        out += [Path(m).resolve() for m in matches] or [(pyproject.parent / pattern).resolve()]
-    return tuple(dict.fromkeys(out))
+        return project_specs(pyproject)  # the one reader of [tool.evalgap] (verifier/options.py)
+    except UsageError as exc:
+        raise pytest.UsageError(str(exc)) from None
 
 
 def pytest_configure(config: pytest.Config) -> None:

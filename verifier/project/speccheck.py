@@ -43,11 +43,12 @@ def spec_target(loaded: LoadedSpec, spec_path: Path) -> Target | None:
 
 
 def load_checked(spec_path: Path, target: Target | None, strict_target: bool,
-                 cache: ResultCache | None = None) -> tuple[LoadedSpec, Target | None]:
+                 cache: ResultCache | None = None, text: str | None = None) -> tuple[LoadedSpec, Target | None]:
     """Parse ``spec_path`` and its imports, read the target's signatures, run all checks.
 
     Args:
-        spec_path: the root ``.req`` file.
+        spec_path: the root ``.req`` file (with ``text``: its display name, ``<stdin>``).
+        text: the root spec's text when it did not come from a file (standard input).
         target: the code under check, or None to use the spec's ``target:`` (if any).
         strict_target: when True, a target whose signatures cannot be read is an error; when False the checks
             run without the target's names (the verifier reports the import error as a verdict later).
@@ -59,7 +60,7 @@ def load_checked(spec_path: Path, target: Target | None, strict_target: bool,
         SpecError: every diagnostic of the spec files (syntax, names, types).
         TargetError: the target cannot be located, (strict) cannot be imported, or its import hangs (always).
     """
-    loaded = load_spec(spec_path)
+    loaded = load_spec(spec_path, text)
     from_spec = target is None
     if target is None:
         try:

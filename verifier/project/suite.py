@@ -25,7 +25,7 @@ from evalgap.specs_lang import SpecError
 from evalgap.verifier.errors import VerifierError
 from evalgap.verifier.options import Settings
 from evalgap.verifier.project.case import MANIFEST, Case, load_case
-from evalgap.verifier.report.gap import EXIT_OK, EXIT_REFUTED, EXIT_UNKNOWN, EXIT_USAGE, GapReport
+from evalgap.verifier.report.gap import EXIT_OK, EXIT_REFUTED, EXIT_UNKNOWN, EXIT_USAGE, GapReport, exit_code
 
 __all__ = ["find_cases", "check_case", "manifest_mismatches", "CaseRow", "SuiteReport", "run_suite",
            "render_suite_text", "render_suite_json", "suite_exit_code"]
@@ -93,6 +93,8 @@ class CaseRow:
         matches: True when every verdict is one the manifest accepts and every requirement is listed.
         problems: the mismatches, or the error message when the case could not be checked.
         error: True when the case could not be loaded or its spec has an error.
+        exit_code: the case's own exit code under the run's ``fail_on``
+            (:func:`evalgap.verifier.report.gap.exit_code`); None when not computed.
     """
 
     case: str
@@ -105,6 +107,7 @@ class CaseRow:
     matches: bool
     problems: tuple[str, ...] = ()
     error: bool = False
+    exit_code: int | None = None
 
 
 @dataclass(frozen=True)
@@ -132,7 +135,8 @@ def _row(folder: Path, root: Path, options: Settings) -> CaseRow:
     if not report.expected:
         problems.append(f"no [expected.{case.default}] table in {MANIFEST}")
     return CaseRow(rel, case.default, counts["requirements"], counts["refuted"], counts["unknown"],
-                   counts["not-formalized"], time.monotonic() - started, not problems, tuple(problems))
+                   counts["not-formalized"], time.monotonic() - started, not problems, tuple(problems),
+                   exit_code=exit_code(report, options.fail_on))
 
 
 def run_suite(root: Path, options: Settings,
@@ -163,12 +167,16 @@ def run_suite(root: Path, options: Settings,
 
 
 def suite_exit_code(result: SuiteReport) -> int:
-    """2 if a case had an error, else 1 if anything was refuted, else 3 if anything unknown, else 0."""
+    """2 if a case had an error, else 1 if a case exits 1, else 3 if a case exits 3, else 0; each case's exit
+    code is its own under the run's ``fail_on`` (a row without one: 1 when anything was refuted, 3 when
+    anything is unknown)."""
     if any(r.error for r in result.rows):
         return EXIT_USAGE
-    if any(r.refuted for r in result.rows):
+    codes = [r.exit_code if r.exit_code is not None else
+             EXIT_REFUTED if r.refuted else EXIT_UNKNOWN if r.unknown else EXIT_OK for r in result.rows]
+    if EXIT_REFUTED in codes:
         return EXIT_REFUTED
-    if any(r.unknown for r in result.rows):
+    if EXIT_UNKNOWN in codes:
         return EXIT_UNKNOWN
     return EXIT_OK
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from evalgap.verifier.errors import TargetError
 
-__all__ = ["Target", "resolve_target"]
+__all__ = ["Target", "resolve_target", "relative_path_lines"]
 
 _MODULE_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
 
@@ -76,3 +76,26 @@ def resolve_target(text: str, base_dir: Path, implementations: dict[str, str] | 
         return Target(text, (str(base_dir.resolve()),), text)
     known = f"; named implementations: {', '.join(sorted(implementations))}" if implementations else ""
     raise TargetError(f"--target {text!r} is neither a .py file, a module name nor a named implementation{known}")
+
+
+def relative_path_lines(paths: tuple[str, ...] | list[str], folder: Path, sys_name: str = "sys",
+                        os_name: str = "os") -> list[str]:
+    """Python lines putting ``paths`` first on ``sys.path`` *relative to the generated file's own folder*
+    (computed from ``__file__`` when the file runs), so a generated test file (``export --to pytest``,
+    ``check --emit-tests``) still finds its target after the project folder is moved or committed.
+
+    Args:
+        paths: absolute folders (a :attr:`Target.paths`).
+        folder: the folder the generated file is written to (relative paths are resolved from the cwd).
+        sys_name, os_name: the names the generated file imports ``sys`` and ``os`` under.
+
+    Returns:
+        Source lines, the first ones importing nothing: the caller imports ``sys`` and ``os`` under those names.
+    """
+    here = folder.resolve()
+    lines = [f"_eg_here = {os_name}.path.dirname({os_name}.path.abspath(__file__))"]
+    for p in reversed(list(paths)):
+        rel = os.path.relpath(p, here)
+        lines.append(f"_eg_p = {os_name}.path.normpath({os_name}.path.join(_eg_here, {rel!r}))")
+        lines.append(f"{sys_name}.path.insert(0, _eg_p) if _eg_p not in {sys_name}.path else None")
+    return lines

@@ -250,8 +250,8 @@ def verdict_label(r: RequirementResult) -> str:
     return r.verdict.value
 
 
-def parse_fail_on(text: str) -> tuple[str, ...]:
-    """``"refuted,smell"`` -> ``("refuted", "smell")``.
+def parse_fail_on(text: str, origin: str = "--fail-on") -> tuple[str, ...]:
+    """``"refuted,smell"`` -> ``("refuted", "smell")``; ``origin`` names where the text came from in the message.
 
     Raises:
         UsageError: an empty list or a word not in :data:`FAIL_ON_CHOICES` (the message lists them).
@@ -259,7 +259,7 @@ def parse_fail_on(text: str) -> tuple[str, ...]:
     words = tuple(w.strip() for w in text.split(",") if w.strip())
     bad = [w for w in words if w not in FAIL_ON_CHOICES]
     if bad or not words:
-        raise UsageError(f"--fail-on {text!r}: {'unknown word ' + repr(bad[0]) if bad else 'empty'}; "
+        raise UsageError(f"{origin} {text!r}: {'unknown word ' + repr(bad[0]) if bad else 'empty'}; "
                          f"use a comma-separated list of {', '.join(FAIL_ON_CHOICES)}")
     return words
 
