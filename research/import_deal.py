@@ -12,6 +12,8 @@ validator's parameters map to the function's **by position**):
   stated as ``raises EXC when not (C)``;
 * ``post(lambda r: C)`` -> ``ensures C`` with the validator's one parameter -> ``result``;
 * ``ensure(lambda a, b, result: C)`` -> ``ensures C`` (arguments by position, ``result`` by name);
+* the namespace form ``pre(lambda _: C)``/``ensure(lambda _: C)``: ``_.x`` and ``_["x"]`` are parameter ``x``,
+  ``_.result`` is ``result``;
 * ``inv(lambda obj: C)`` -> class ``invariant C`` with the parameter -> ``self``;
 * ``raises(E1, ...)`` (an allow-list: the function may raise only these), ``reason(E, lambda ...: C)`` (when
   ``E`` is raised, ``C`` held: a *necessary* condition, while the spec language's ``raises E when C`` states
@@ -24,6 +26,7 @@ The ``message`` becomes the prose; without one the prose names the decorator and
 from __future__ import annotations
 
 import ast
+import copy
 from pathlib import Path
 
 from evalgap.research.import_pycommon import (ImportedReq, ModuleContracts, Untranslatable, collect, const_str, dotted,
@@ -58,6 +61,35 @@ def _names(tree: ast.Module) -> dict[str, str]:
 
 def _kw(call: ast.Call, name: str) -> ast.expr | None:
     return next((k.value for k in call.keywords if k.arg == name), None)
+
+
+class _Namespace(ast.NodeTransformer):
+    """deal's one-parameter validator ``lambda _: ...``: ``_.x`` and ``_["x"]`` -> parameter ``x``
+    (``_.result`` -> ``result`` in ``deal.ensure``); any other use of ``_`` is :class:`Untranslatable`."""
+
+    def __init__(self, params: list[str], with_result: bool) -> None:
+        self.names = set(params) | ({"result"} if with_result else set())
+
+    def _field(self, name: str | None) -> ast.Name:
+        if name is None or name not in self.names:
+            raise Untranslatable(f"`_` (deal's namespace of the arguments) has no field {name!r}")
+        return ast.Name(name, ast.Load())
+
+    def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
+        if isinstance(node.value, ast.Name) and node.value.id == "_":
+            return self._field(node.attr)
+        return self.generic_visit(node)
+
+    def visit_Subscript(self, node: ast.Subscript) -> ast.AST:
+        if isinstance(node.value, ast.Name) and node.value.id == "_":
+            return self._field(const_str(node.slice))
+        return self.generic_visit(node)
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        if node.id == "_":
+            raise Untranslatable("uses `_` (deal's namespace of the arguments) other than as `_.NAME` or "
+                                 "`_[\"NAME\"]`")
+        return node
 
 
 class _Reader:
@@ -103,6 +135,10 @@ class _Reader:
             assert call is not None
             lam = lambda_of(call.args[0] if call.args else _kw(call, "validator"), f"deal.{kind}")
             ps = lambda_params(lam)
+            if kind in ("pre", "ensure") and ps == ["_"]:
+                # deal's namespace form: one parameter `_` holding every argument (and the result)
+                body = _Namespace(params, kind == "ensure").visit(ast.Expression(copy.deepcopy(lam.body))).body
+                return self._done(kind, call, spec_kind, prose, dec.lineno, translate_condition(body, {}), src)
             if kind == "post":
                 if len(ps) != 1:
                     raise Untranslatable("a deal.post validator takes exactly one parameter (the result)")
@@ -117,14 +153,19 @@ class _Reader:
             expr = translate_condition(lam.body, rename)
         except Untranslatable as exc:
             return ImportedReq(spec_kind, "", prose, dec.lineno, str(exc), source=src)
+        return self._done(kind, call, spec_kind, prose, dec.lineno, expr, src)
+
+    def _done(self, kind: str, call: ast.Call, spec_kind: str, prose: str, lineno: int, expr: str,
+              src: str) -> ImportedReq:
+        """The requirement of a translated condition (``raises`` when deal.pre names an exception)."""
         exc_node = _kw(call, "exception") if kind == "pre" else None
         if exc_node is not None:
             exc_name = dotted(exc_node.func if isinstance(exc_node, ast.Call) else exc_node)
             if not exc_name:
-                return ImportedReq(spec_kind, "", prose, dec.lineno,
+                return ImportedReq(spec_kind, "", prose, lineno,
                                    f"the exception `{ast.unparse(exc_node)}` is not a class name", source=src)
-            return ImportedReq("raises", f"not ({expr})", prose, dec.lineno, exc=exc_name, source=src)
-        return ImportedReq(spec_kind, expr, prose, dec.lineno, source=src)
+            return ImportedReq("raises", f"not ({expr})", prose, lineno, exc=exc_name, source=src)
+        return ImportedReq(spec_kind, expr, prose, lineno, source=src)
 
     def klass(self, cls: ast.ClassDef) -> list[ImportedReq]:
         out = []
