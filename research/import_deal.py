@@ -3,7 +3,8 @@
 Read (deal 4.x, https://deal.readthedocs.io): ``@deal.pre``, ``@deal.post``, ``@deal.ensure``,
 ``@deal.raises``, ``@deal.reason`` on functions and methods, ``@deal.inv`` on classes, and any other
 ``deal.X`` decorator (``safe``, ``pure``, ``has``, ...), written ``deal.X``, through an alias or imported by
-name. The module is parsed with :mod:`ast`, never imported.
+name; ``deal.chain(...)`` of contracts, also through a module-level variable (``contract = deal.chain(...)``,
+``@contract``), stands for its contracts. The module is parsed with :mod:`ast`, never imported.
 
 Mapping (deal calls validators with the function's arguments, positionally as the call gave them, so a
 validator's parameters map to the function's **by position**):
@@ -95,6 +96,20 @@ class _Namespace(ast.NodeTransformer):
 class _Reader:
     def __init__(self, tree: ast.Module, file: str) -> None:
         self.names, self.file = _names(tree), file
+        #: module-level ``NAME = deal.chain(...)`` (or another deal contract) assignments, by name
+        self.bound: dict[str, ast.expr] = {
+            t.id: node.value for node in tree.body if isinstance(node, ast.Assign)
+            for t in node.targets if isinstance(t, ast.Name)}
+
+    def _expand(self, dec: ast.expr, depth: int = 0) -> list[ast.expr]:
+        """The contract decorators ``dec`` stands for: ``deal.chain(a, b)`` is ``a`` and ``b``, and a name
+        bound at module level to a contract is that contract (deal's "move contracts into a variable")."""
+        if isinstance(dec, ast.Name) and dec.id in self.bound and dec.id not in self.names and depth < 5:
+            return self._expand(self.bound[dec.id], depth + 1)
+        k = self._kind(dec)
+        if k and k[0] == "chain" and isinstance(dec, ast.Call) and depth < 5:
+            return [d for a in dec.args for d in self._expand(a, depth + 1)]
+        return [dec]
 
     def _kind(self, dec: ast.expr) -> tuple[str, ast.expr] | None:
         fn = dec.func if isinstance(dec, ast.Call) else dec
@@ -114,7 +129,7 @@ class _Reader:
         if method:
             params = ["self", *params]  # deal passes self to a method's validators
         out = []
-        for dec in fn.decorator_list:
+        for dec in (d for top in fn.decorator_list for d in self._expand(top)):
             k = self._kind(dec)
             if k:
                 out.append(self._one(k[0], k[1], fn.name, params))

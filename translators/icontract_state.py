@@ -309,7 +309,7 @@ def invariant_obligation(w: Writer, spec: A.Spec, req: A.Requirement, cls: A.Cla
         body += [f"if not ({inv}):", "    return 1"]
     _emit_function(w, fn, req, tuple(params), dom, body,
                    f"Invariant {req.id} of {cls.name}: after construction and up to {INVARIANT_STEPS} calls.")
-    bounds = (f"call sequence: at most {INVARIANT_STEPS} method calls after construction (the invariant is "
+    bounds: tuple[str, ...] = (f"call sequence: at most {INVARIANT_STEPS} method calls after construction (the invariant is "
               f"checked after each; longer sequences are not explored)",) if methods else ()
     bounds += (CONSTRUCTION_BOUND,) if methods else ()
     return Obligation(req.id, "scenario", fn, tuple((p.name, str(p.type)) for p in params), cls.name,

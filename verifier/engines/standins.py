@@ -51,7 +51,7 @@ class ExplicitRandom(random.Random):
             return 1.0 / abs(v) if v != 0 else 0.0
         return v
 
-    def _randbelow(self, n: int) -> int:  # type: ignore[override]
+    def _randbelow(self, n: int) -> int:
         v = self._next()
         if v is None:
             return 0
