@@ -95,3 +95,20 @@ def test_a_broken_method_is_still_refuted(harness_ns: dict[str, Any]) -> None:
     meth: Callable[..., int] = harness_ns[h.obligation("P-1").function]
     with pytest.raises(icontract.ViolationError):
         meth(init_x=3, d=1)
+
+
+def test_an_abstract_class_is_not_vacuously_verified(harness_ns: dict[str, Any]) -> None:
+    """Building an abstract class always fails: that is re-raised (a spec error), never a passing path."""
+    import abc
+
+    h = harness_ns["_eg_obligations"]
+    target: Any = sys.modules["eg_piece_t"]
+    target.Piece = abc.ABCMeta("Piece", (abc.ABC,), {"__init__": lambda self, x: None,
+                                                     "move": abc.abstractmethod(lambda self, d: d)})
+    harness_ns["Piece"] = target.Piece
+    meth: Callable[..., int] = harness_ns[h.obligation("P-1").function]
+    with pytest.raises(TypeError, match="abstract"):
+        meth(init_x=3, d=1)
+    harness_ns["Piece"] = type("Piece", (), {})  # a constructor taking no argument: the call itself fails
+    with pytest.raises(TypeError, match="takes no arguments"):
+        meth(init_x=3, d=1)

@@ -182,9 +182,15 @@ CONSTRUCTION_BOUND = ("construction: arguments the constructor rejects by raisin
 
 def _construct(cls: A.ClassDecl, ctor: tuple[A.Param, ...]) -> list[str]:
     """Lines building ``self``; a constructor that raises builds no object, so the path passes (there is no
-    object for the method contract or the invariant to be about; see :data:`CONSTRUCTION_BOUND`)."""
-    return ["try:", f"    self = {cls.name}({', '.join(p.name for p in ctor)})", "except Exception:",
-            "    return 0"]
+    object for the method contract or the invariant to be about; see :data:`CONSTRUCTION_BOUND`). Not a
+    refusal, and re-raised (the verdict cannot be vacuous): an abstract class, which can never be built (check
+    its concrete subclasses), and an exception raised by the call itself before the constructor's code ran
+    (wrong arguments)."""
+    return ["try:", f"    self = {cls.name}({', '.join(p.name for p in ctor)})", "except Exception as _eg_exc:",
+            # not a refusal: an abstract class, or a call the constructor never ran (wrong arguments)
+            f"    if getattr({cls.name}, '__abstractmethods__', None) or _eg_exc.__traceback__ is None "
+            "or _eg_exc.__traceback__.tb_next is None:",
+            "        raise", "    return 0"]
 
 
 def _init_decl(cls: A.ClassDecl) -> A.MethodDecl | None:
