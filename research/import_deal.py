@@ -3,7 +3,8 @@
 Read (deal 4.x, https://deal.readthedocs.io): ``@deal.pre``, ``@deal.post``, ``@deal.ensure``,
 ``@deal.raises``, ``@deal.reason`` on functions and methods, ``@deal.inv`` on classes, and any other
 ``deal.X`` decorator (``safe``, ``pure``, ``has``, ...), written ``deal.X``, through an alias or imported by
-name. The module is parsed with :mod:`ast`, never imported.
+name; ``deal.chain(...)`` of contracts, also through a module-level variable (``contract = deal.chain(...)``,
+``@contract``), stands for its contracts. The module is parsed with :mod:`ast`, never imported.
 
 Mapping (deal calls validators with the function's arguments, positionally as the call gave them, so a
 validator's parameters map to the function's **by position**):
@@ -12,6 +13,8 @@ validator's parameters map to the function's **by position**):
   stated as ``raises EXC when not (C)``;
 * ``post(lambda r: C)`` -> ``ensures C`` with the validator's one parameter -> ``result``;
 * ``ensure(lambda a, b, result: C)`` -> ``ensures C`` (arguments by position, ``result`` by name);
+* the namespace form ``pre(lambda _: C)``/``ensure(lambda _: C)``: ``_.x`` and ``_["x"]`` are parameter ``x``,
+  ``_.result`` is ``result``;
 * ``inv(lambda obj: C)`` -> class ``invariant C`` with the parameter -> ``self``;
 * ``raises(E1, ...)`` (an allow-list: the function may raise only these), ``reason(E, lambda ...: C)`` (when
   ``E`` is raised, ``C`` held: a *necessary* condition, while the spec language's ``raises E when C`` states
@@ -24,6 +27,7 @@ The ``message`` becomes the prose; without one the prose names the decorator and
 from __future__ import annotations
 
 import ast
+import copy
 from pathlib import Path
 
 from evalgap.research.import_pycommon import (ImportedReq, ModuleContracts, Untranslatable, collect, const_str, dotted,
@@ -60,9 +64,52 @@ def _kw(call: ast.Call, name: str) -> ast.expr | None:
     return next((k.value for k in call.keywords if k.arg == name), None)
 
 
+class _Namespace(ast.NodeTransformer):
+    """deal's one-parameter validator ``lambda _: ...``: ``_.x`` and ``_["x"]`` -> parameter ``x``
+    (``_.result`` -> ``result`` in ``deal.ensure``); any other use of ``_`` is :class:`Untranslatable`."""
+
+    def __init__(self, params: list[str], with_result: bool) -> None:
+        self.names = set(params) | ({"result"} if with_result else set())
+
+    def _field(self, name: str | None) -> ast.Name:
+        if name is None or name not in self.names:
+            raise Untranslatable(f"`_` (deal's namespace of the arguments) has no field {name!r}")
+        return ast.Name(name, ast.Load())
+
+    def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
+        if isinstance(node.value, ast.Name) and node.value.id == "_":
+            return self._field(node.attr)
+        return self.generic_visit(node)
+
+    def visit_Subscript(self, node: ast.Subscript) -> ast.AST:
+        if isinstance(node.value, ast.Name) and node.value.id == "_":
+            return self._field(const_str(node.slice))
+        return self.generic_visit(node)
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        if node.id == "_":
+            raise Untranslatable("uses `_` (deal's namespace of the arguments) other than as `_.NAME` or "
+                                 "`_[\"NAME\"]`")
+        return node
+
+
 class _Reader:
     def __init__(self, tree: ast.Module, file: str) -> None:
         self.names, self.file = _names(tree), file
+        #: module-level ``NAME = deal.chain(...)`` (or another deal contract) assignments, by name
+        self.bound: dict[str, ast.expr] = {
+            t.id: node.value for node in tree.body if isinstance(node, ast.Assign)
+            for t in node.targets if isinstance(t, ast.Name)}
+
+    def _expand(self, dec: ast.expr, depth: int = 0) -> list[ast.expr]:
+        """The contract decorators ``dec`` stands for: ``deal.chain(a, b)`` is ``a`` and ``b``, and a name
+        bound at module level to a contract is that contract (deal's "move contracts into a variable")."""
+        if isinstance(dec, ast.Name) and dec.id in self.bound and dec.id not in self.names and depth < 5:
+            return self._expand(self.bound[dec.id], depth + 1)
+        k = self._kind(dec)
+        if k and k[0] == "chain" and isinstance(dec, ast.Call) and depth < 5:
+            return [d for a in dec.args for d in self._expand(a, depth + 1)]
+        return [dec]
 
     def _kind(self, dec: ast.expr) -> tuple[str, ast.expr] | None:
         fn = dec.func if isinstance(dec, ast.Call) else dec
@@ -82,7 +129,7 @@ class _Reader:
         if method:
             params = ["self", *params]  # deal passes self to a method's validators
         out = []
-        for dec in fn.decorator_list:
+        for dec in (d for top in fn.decorator_list for d in self._expand(top)):
             k = self._kind(dec)
             if k:
                 out.append(self._one(k[0], k[1], fn.name, params))
@@ -103,6 +150,10 @@ class _Reader:
             assert call is not None
             lam = lambda_of(call.args[0] if call.args else _kw(call, "validator"), f"deal.{kind}")
             ps = lambda_params(lam)
+            if kind in ("pre", "ensure") and ps == ["_"]:
+                # deal's namespace form: one parameter `_` holding every argument (and the result)
+                body = _Namespace(params, kind == "ensure").visit(ast.Expression(copy.deepcopy(lam.body))).body
+                return self._done(kind, call, spec_kind, prose, dec.lineno, translate_condition(body, {}), src)
             if kind == "post":
                 if len(ps) != 1:
                     raise Untranslatable("a deal.post validator takes exactly one parameter (the result)")
@@ -117,14 +168,19 @@ class _Reader:
             expr = translate_condition(lam.body, rename)
         except Untranslatable as exc:
             return ImportedReq(spec_kind, "", prose, dec.lineno, str(exc), source=src)
+        return self._done(kind, call, spec_kind, prose, dec.lineno, expr, src)
+
+    def _done(self, kind: str, call: ast.Call, spec_kind: str, prose: str, lineno: int, expr: str,
+              src: str) -> ImportedReq:
+        """The requirement of a translated condition (``raises`` when deal.pre names an exception)."""
         exc_node = _kw(call, "exception") if kind == "pre" else None
         if exc_node is not None:
             exc_name = dotted(exc_node.func if isinstance(exc_node, ast.Call) else exc_node)
             if not exc_name:
-                return ImportedReq(spec_kind, "", prose, dec.lineno,
+                return ImportedReq(spec_kind, "", prose, lineno,
                                    f"the exception `{ast.unparse(exc_node)}` is not a class name", source=src)
-            return ImportedReq("raises", f"not ({expr})", prose, dec.lineno, exc=exc_name, source=src)
-        return ImportedReq(spec_kind, expr, prose, dec.lineno, source=src)
+            return ImportedReq("raises", f"not ({expr})", prose, lineno, exc=exc_name, source=src)
+        return ImportedReq(spec_kind, expr, prose, lineno, source=src)
 
     def klass(self, cls: ast.ClassDef) -> list[ImportedReq]:
         out = []

@@ -5,10 +5,12 @@ Read (PEP 316, https://peps.python.org/pep-0316/, in CrossHair's dialect, https:
 precondition and ``post: EXPR`` (or ``post[a, b]: EXPR``, listing the arguments the call may mutate) a
 postcondition; in a class docstring ``inv: EXPR`` is an invariant; ``raises: E1, E2`` lists the exceptions a
 function may raise. One condition per line. ``__return__`` is the return value and ``__old__.x`` the value of
-``x`` before the call. The module is parsed with :mod:`ast`, never imported.
+``x`` before the call; in a postcondition ``_`` is the return value too, and ``implies(X, Y)`` is CrossHair's
+``Y if X else True``. The module is parsed with :mod:`ast`, never imported.
 
-Mapping: ``pre`` -> ``requires``, ``post`` -> ``ensures`` (``__return__`` -> ``result``, ``__old__.x`` ->
-``old(x)``), ``inv`` -> class ``invariant``. A condition that does not parse or is outside the spec language,
+Mapping: ``pre`` -> ``requires``, ``post`` -> ``ensures`` (``__return__`` and ``_`` -> ``result``,
+``__old__.x`` -> ``old(x)``, ``implies(X, Y)`` -> ``Y if X else True``), ``inv`` -> class ``invariant``. A
+condition that does not parse or is outside the spec language,
 a ``raises:`` line (an allow-list with no condition) and a ``post[...]`` mutation list (a frame condition the
 spec language has no clause for; the condition itself is imported) become ``informal omission``
 requirements with the reason. Docstring contracts have no description: the prose names the line and the
@@ -53,8 +55,12 @@ def _raw_doc(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> str
 
 
 def _reqs(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef, kinds: tuple[str, ...],
-          file: str) -> list[ImportedReq]:
+          file: str, module_names: set[str]) -> list[ImportedReq]:
     out = []
+    known = set(module_names)
+    if not isinstance(node, ast.ClassDef):
+        a = node.args
+        known |= {p.arg for p in [*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg] if p is not None}
     base = _doc_line(node)
     for off, kind, frame, text in contract_lines(_raw_doc(node)):
         line = base + off
@@ -73,7 +79,13 @@ def _reqs(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef, kinds: tu
                 expr_node = ast.parse(text, mode="eval").body
             except SyntaxError as exc:
                 raise Untranslatable(f"the condition does not parse as Python: {exc.msg}") from None
-            expr = translate_condition(expr_node, {"__return__": "result"}, "__old__" if kind == "post" else "")
+            unbound = _unbound(expr_node, known)
+            if unbound:
+                raise Untranslatable(f"the condition reads {', '.join(f'`{n}`' for n in unbound)}, which is neither "
+                                     f"a parameter of {node.name} nor a name of the module (the contract is "
+                                     "broken: evaluating it raises NameError)")
+            rename = {"__return__": "result", "_": "result"} if kind == "post" else {"__return__": "result"}
+            expr = translate_condition(expr_node, rename, "__old__" if kind == "post" else "", implies=True)
             out.append(ImportedReq(spec_kind, expr, prose, line, source=text))
         except Untranslatable as exc:
             out.append(ImportedReq(spec_kind, "", prose, line, str(exc), source=text))
@@ -84,6 +96,35 @@ def _reqs(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef, kinds: tu
     return out
 
 
+_SPECIAL = {"__return__", "__old__", "_", "implies", "self", "cls"}
+
+
+def _module_names(tree: ast.Module) -> set[str]:
+    """The names a module binds at top level (definitions, imports, assignments)."""
+    out: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            out.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            out |= {(a.asname or a.name).split(".")[0] for a in node.names}
+        else:
+            out |= {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    return out
+
+
+def _unbound(expr: ast.expr, known: set[str]) -> list[str]:
+    """The names ``expr`` reads that nothing binds: not ``known`` (parameters, module names), not a builtin
+    and not a comprehension variable (CrossHair evaluates the condition in the function's namespace, where such
+    a name is a NameError, so the contract is broken, not merely untranslatable)."""
+    import builtins
+
+    bound = {n.id for n in ast.walk(expr) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    bound |= {a.arg for n in ast.walk(expr) if isinstance(n, ast.Lambda) for a in ast.walk(n.args)
+              if isinstance(a, ast.arg)}
+    read = [n.id for n in ast.walk(expr) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)]
+    return sorted({n for n in read if n not in known | bound | _SPECIAL and not hasattr(builtins, n)})
+
+
 def read_pep316(src: Path) -> ModuleContracts:
     """The PEP 316 docstring contracts of the module at ``src`` (parsed, never imported).
 
@@ -91,5 +132,6 @@ def read_pep316(src: Path) -> ModuleContracts:
         ResearchError: the file is missing or not valid Python.
     """
     tree = parse_module(src)
-    return collect(tree, lambda fn, method: _reqs(fn, ("pre", "post", "raises"), src.name),
-                   lambda cls: _reqs(cls, ("inv",), src.name))
+    names = _module_names(tree)
+    return collect(tree, lambda fn, method: _reqs(fn, ("pre", "post", "raises"), src.name, names),
+                   lambda cls: _reqs(cls, ("inv",), src.name, names), inherit_methods=True)

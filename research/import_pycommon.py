@@ -152,8 +152,19 @@ def dotted(node: ast.AST) -> str:
 
 
 class _Rewrite(ast.NodeTransformer):
-    def __init__(self, rename: dict[str, str], old_name: str, snapshots: dict[str, ast.expr]) -> None:
-        self.rename, self.old_name, self.snapshots = rename, old_name, snapshots
+    def __init__(self, rename: dict[str, str], old_name: str, snapshots: dict[str, ast.expr],
+                 implies: bool = False) -> None:
+        self.rename, self.old_name, self.snapshots, self.implies = rename, old_name, snapshots, implies
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        if self.implies and isinstance(node.func, ast.Name) and node.func.id == "implies":
+            # CrossHair's PEP 316 ``implies(X, Y)`` is rewritten, as CrossHair does, to ``Y if X else True``
+            # (Y is evaluated only when X holds)
+            if len(node.args) != 2 or node.keywords:
+                raise Untranslatable("implies() takes exactly two arguments")
+            cond, then = (self.visit(a) for a in node.args)
+            return ast.IfExp(cond, then, ast.Constant(True))
+        return self.generic_visit(node)
 
     def generic_visit(self, node: ast.AST) -> ast.AST:
         if not isinstance(node, _ALLOWED):
@@ -177,7 +188,7 @@ class _Rewrite(ast.NodeTransformer):
 
 
 def translate_condition(expr: ast.expr, rename: dict[str, str], old_name: str = "",
-                        snapshots: dict[str, ast.expr] | None = None) -> str:
+                        snapshots: dict[str, ast.expr] | None = None, implies: bool = False) -> str:
     """Translate a Python condition into spec-language expression text.
 
     Args:
@@ -185,6 +196,7 @@ def translate_condition(expr: ast.expr, rename: dict[str, str], old_name: str = 
         rename: name -> spec name (lambda parameters -> function parameters, result name -> ``result``).
         old_name: the format's old-value object (``OLD``, ``__old__``), or '' for none.
         snapshots: icontract snapshot name -> captured expression (``OLD.name`` -> ``old(EXPR)``).
+        implies: read ``implies(X, Y)`` as CrossHair's PEP 316 dialect does (``Y if X else True``).
 
     Returns:
         The expression on one line.
@@ -194,7 +206,7 @@ def translate_condition(expr: ast.expr, rename: dict[str, str], old_name: str = 
     """
     import copy
 
-    tree = _Rewrite(rename, old_name, snapshots or {}).visit(ast.Expression(copy.deepcopy(expr)))
+    tree = _Rewrite(rename, old_name, snapshots or {}, implies).visit(ast.Expression(copy.deepcopy(expr)))
     assert isinstance(tree, ast.Expression)
     return " ".join(ast.unparse(tree.body).split())
 
@@ -263,6 +275,36 @@ def _valid(header: str, block: list[str]) -> str:
     return ""
 
 
+def _type_ok(text: str) -> bool:
+    """Whether ``text`` is a parameter type the spec language can state (``Callable[[int], int]`` and
+    ``tuple[int, ...]`` are not)."""
+    from evalgap.specs_lang import SpecError, parse
+
+    try:
+        parse(f"spec t \"t\"\n\nfunction f(x: {text})\n", "type.req")
+    except SpecError:
+        return False
+    return True
+
+
+def fit_types(r: Routine) -> Routine:
+    """``r`` with the annotations the spec language cannot state widened.
+
+    A parameter type outside the language (``Callable[[int], int]``, ``tuple[int, ...]``) becomes ``Any`` and
+    every contract of the routine becomes informal with the reason (its inputs cannot be generated as
+    declared); a return type outside it is dropped (the contracts are kept: ``result`` is then untyped).
+    """
+    bad = [(n, t) for n, t in r.params if not _type_ok(t)]
+    returns = r.returns if not r.returns or _type_ok(r.returns) else ""
+    if not bad:
+        return Routine(r.name, r.params, returns, r.reqs)
+    why = (f"parameter {', '.join(f'`{n}: {t}`' for n, t in bad)} of {r.name} has a type outside the spec "
+           "language, so its inputs cannot be generated as declared")
+    params = tuple((n, "Any" if (n, t) in bad else t) for n, t in r.params)
+    reqs = tuple(q if q.reason else ImportedReq(q.kind, "", q.prose, q.line, why, q.exc, q.source) for q in r.reqs)
+    return Routine(r.name, params, returns, reqs)
+
+
 def render_module_spec(mod: ModuleContracts, spec_name: str, title: str, target: str) -> RenderedSpec:
     """Render ``mod`` as one ``.req`` text (see the module docstring for the layout and the fallback).
 
@@ -291,7 +333,7 @@ def render_module_spec(mod: ModuleContracts, spec_name: str, title: str, target:
         (informal.append((rid, r.line, r.reason)) if r.reason else formal.append(rid))
         return block
 
-    for fn in mod.functions:
+    for fn in map(fit_types, mod.functions):
         if not fn.reqs:
             continue
         head = [f"function {fn.name}{_head(fn.params, fn.returns)}"]
@@ -305,9 +347,9 @@ def render_module_spec(mod: ModuleContracts, spec_name: str, title: str, target:
         chead = [f"class {cls.name}"]
         init_has_reqs = any(m.name == "__init__" and m.reqs for m in cls.methods)
         if cls.init is not None and not init_has_reqs:
-            chead.append(f"  method __init__{_head(cls.init.params, '')}")
+            chead.append(f"  method __init__{_head(fit_types(cls.init).params, '')}")
         lines += chead
-        for m in cls.methods:
+        for m in map(fit_types, cls.methods):
             if not m.reqs and (not cls.invariants or m.name == "__init__"):
                 continue
             mhead = [f"  method {m.name}{_head(m.params, m.returns if m.name != '__init__' else '')}"]
@@ -325,13 +367,15 @@ def render_module_spec(mod: ModuleContracts, spec_name: str, title: str, target:
     return RenderedSpec(format_spec(spec, text), tuple(formal), tuple(informal))
 
 
-def import_python_file(src: Path, out_dir: Path, fmt: str, mod: ModuleContracts) -> PyImportResult:
+def import_python_file(src: Path, out_dir: Path, fmt: str, mod: ModuleContracts, stem: str = "") -> PyImportResult:
     """Render ``mod`` (read from ``src`` by a format's reader) and write ``out_dir/<stem>.req``.
+
+    ``stem`` defaults to the module's file stem (a folder import passes a longer one when two modules share it).
 
     The spec's ``target:`` is ``src`` relative to ``out_dir`` (absolute when that climbs more than two
     folders), so ``evalgap lint/check OUT/<stem>.req`` find the module.
     """
-    stem = re.sub(r"\W", "_", src.stem)
+    stem = re.sub(r"\W", "_", stem or src.stem)
     target = os.path.relpath(src.resolve(), out_dir.resolve())
     if target.split(os.sep).count("..") > 2:  # far apart: an absolute path reads better
         target = str(src.resolve())
@@ -346,42 +390,31 @@ _FnReader = Callable[[ast.FunctionDef | ast.AsyncFunctionDef, bool], list[Import
 _ClsReader = Callable[[ast.ClassDef], list[ImportedReq]]
 
 
-def collect(tree: ast.Module, read_fn: _FnReader, read_cls: _ClsReader) -> ModuleContracts:
+def collect(tree: ast.Module, read_fn: _FnReader, read_cls: _ClsReader,
+            inherit_methods: bool = False) -> ModuleContracts:
     """Walk a module's top-level functions and classes (and the classes' methods) with a format's readers.
 
     Args:
         tree: the parsed module.
         read_fn: ``(function node, is_method) -> contracts`` of one function.
         read_cls: ``class node -> invariants`` of one class.
+        inherit_methods: method contracts apply to subclasses (CrossHair's PEP 316 reading; see
+            :func:`evalgap.research.import_classes.collect_classes`, which reads the classes).
 
     Returns:
         The functions that have contracts, and the classes that have method contracts or invariants (with
         their public methods declared when they have invariants, so the invariant is checked after them).
     """
+    from evalgap.research.import_classes import collect_classes
+
     fns: list[Routine] = []
-    classes: list[ClassContracts] = []
     for node in tree.body:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             reqs = read_fn(node, False)
             if reqs:
                 params, ret = signature_of(node, False)
                 fns.append(Routine(node.name, params, ret, tuple(reqs)))
-        elif isinstance(node, ast.ClassDef):
-            invs = read_cls(node)
-            methods: list[Routine] = []
-            init: Routine | None = None
-            for m in node.body:
-                if not isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                    continue
-                params, ret = signature_of(m, True)
-                r = Routine(m.name, params, ret, tuple(read_fn(m, True)))
-                if m.name == "__init__":
-                    init = r
-                if r.reqs or (invs and not m.name.startswith("_")) or (m.name == "__init__" and r.reqs):
-                    methods.append(r)
-            if invs or any(m.reqs for m in methods):
-                classes.append(ClassContracts(node.name, init, tuple(methods), tuple(invs)))
-    return ModuleContracts(tuple(fns), tuple(classes))
+    return ModuleContracts(tuple(fns), tuple(collect_classes(tree, read_fn, read_cls, inherit_methods)))
 
 
 def parse_module(src: Path) -> ast.Module:

@@ -4,7 +4,8 @@
   (``method __init__(...)`` in the class block, else none) and the method's parameters: it builds the
   object, assumes the method's ``requires`` clauses (a path violating them passes), records every
   ``old(EXPR)`` in a deep copy, calls the method and returns the 1-based index of the first ``ensures`` or
-  ``raises`` clause that does not hold (0 when all hold), under the postcondition ``result == 0``; with
+  ``raises`` clause that does not hold (0 when all hold), under the postcondition ``result == 0``; a
+  constructor that raises builds no object and the path passes (:data:`CONSTRUCTION_BOUND`, stated); with
   ``raises`` clauses the meaning is :func:`~evalgap.translators.harness_writer.exceptional_body`'s.
 * An **invariant** requirement becomes a check function that builds the object and then applies up to
   :data:`INVARIANT_STEPS` calls of the class's declared methods, each chosen by a symbolic ``op_i``
@@ -35,7 +36,7 @@ from evalgap.translators.pyexpr import collect_old, to_python
 if TYPE_CHECKING:
     from evalgap.translators.to_icontract import Obligation
 
-__all__ = ["STUB_RUNTIME", "INVARIANT_STEPS", "stub_params", "wrap_with_stubs", "method_obligation",
+__all__ = ["STUB_RUNTIME", "INVARIANT_STEPS", "CONSTRUCTION_BOUND", "stub_params", "wrap_with_stubs", "method_obligation",
            "invariant_obligation"]
 
 #: Method calls applied after construction when checking a class invariant.
@@ -172,6 +173,26 @@ def _guard(w: Writer, m: A.MethodDecl | None, prefix: str, with_self: bool) -> l
     return lines
 
 
+#: The bound an invariant's call sequence states: the constructor's own refusals are not counterexamples (a
+#: method scenario skips them too, like a precondition of the constructor: its verdict is about objects).
+CONSTRUCTION_BOUND = ("construction: arguments the constructor rejects by raising build no object and are "
+                      "skipped (as CrossHair and icontract do); state the rejection as a `raises` requirement "
+                      "on `__init__` to check it")
+
+
+def _construct(cls: A.ClassDecl, ctor: tuple[A.Param, ...]) -> list[str]:
+    """Lines building ``self``; a constructor that raises builds no object, so the path passes (there is no
+    object for the method contract or the invariant to be about; see :data:`CONSTRUCTION_BOUND`). Not a
+    refusal, and re-raised (the verdict cannot be vacuous): an abstract class, which can never be built (check
+    its concrete subclasses), and an exception raised by the call itself before the constructor's code ran
+    (wrong arguments)."""
+    return ["try:", f"    self = {cls.name}({', '.join(p.name for p in ctor)})", "except Exception as _eg_exc:",
+            # not a refusal: an abstract class, or a call the constructor never ran (wrong arguments)
+            f"    if getattr({cls.name}, '__abstractmethods__', None) or _eg_exc.__traceback__ is None "
+            "or _eg_exc.__traceback__.tb_next is None:",
+            "        raise", "    return 0"]
+
+
 def _init_decl(cls: A.ClassDecl) -> A.MethodDecl | None:
     return next((m for m in cls.methods if m.name == "__init__"), None)
 
@@ -217,7 +238,7 @@ def method_obligation(w: Writer, spec: A.Spec, req: A.Requirement, cls: A.ClassD
     ensures = [c for c in clauses if isinstance(c, A.Ensures)]
     raises = [c for c in clauses if isinstance(c, A.Raises)]
     init = _init_decl(cls)
-    body = _guard(w, init, "init_", False) + [f"self = {cls.name}({', '.join(p.name for p in ctor)})"]
+    body = _guard(w, init, "init_", False) + _construct(cls, ctor)
     pre_ids += [r.id for r in _precondition_reqs(init)]
     for c in pre_clauses:
         w.need(free_names(c.expr) - names)
@@ -281,7 +302,7 @@ def invariant_obligation(w: Writer, spec: A.Spec, req: A.Requirement, cls: A.Cla
     inv = " and ".join(f"({t})" for t in checks)
     init = _init_decl(cls)
     body = _guard(w, init, "init_", False)
-    body += [f"self = {cls.name}({', '.join(p.name for p in ctor)})", f"if not ({inv}):", "    return 1"]
+    body += [*_construct(cls, ctor), f"if not ({inv}):", "    return 1"]
     pre_ids = [r.id for m in [init, *methods] for r in _precondition_reqs(m)]
     for step in range(1, INVARIANT_STEPS + 1 if methods else 1):
         body.append(f"_eg_op = op{step} % {len(methods) + 1}")
@@ -294,8 +315,9 @@ def invariant_obligation(w: Writer, spec: A.Spec, req: A.Requirement, cls: A.Cla
         body += [f"if not ({inv}):", "    return 1"]
     _emit_function(w, fn, req, tuple(params), dom, body,
                    f"Invariant {req.id} of {cls.name}: after construction and up to {INVARIANT_STEPS} calls.")
-    bounds = (f"call sequence: at most {INVARIANT_STEPS} method calls after construction (the invariant is "
+    bounds: tuple[str, ...] = (f"call sequence: at most {INVARIANT_STEPS} method calls after construction (the invariant is "
               f"checked after each; longer sequences are not explored)",) if methods else ()
+    bounds += (CONSTRUCTION_BOUND,) if methods else ()
     return Obligation(req.id, "scenario", fn, tuple((p.name, str(p.type)) for p in params), cls.name,
                       (f"invariant {inv}",), tuple(dom.assumption_texts + pre_ids), check_spans=(spans[0],),
                       bounds=bounds)

@@ -5,7 +5,8 @@ it would turn icontract's checks into no-ops); the worker first proves enforceme
 function with a violated postcondition and requiring ``icontract.ViolationError``.
 
 Request keys: ``paths``, ``harness``, ``function``, ``args`` (Python source of each positional argument,
-as CrossHair printed it; evaluated in the harness module's namespace), ``target_module`` (the module under
+as CrossHair printed it; evaluated in the harness module's namespace over the target module's, with CrossHair's
+library stand-ins rebuilt: :mod:`evalgap.verifier.engines.standins`), ``target_module`` (the module under
 check, whose folder tells the target's frames apart in a traceback).
 
 Result keys: ``outcome`` one of
@@ -33,6 +34,7 @@ from typing import Any
 
 import icontract
 
+from evalgap.verifier.engines.standins import replay_namespace
 from evalgap.verifier.sandbox import channel
 
 
@@ -136,7 +138,8 @@ def _work(ch: channel.Channel) -> dict[str, Any]:
     except BaseException as exc:  # noqa: BLE001
         return {"outcome": "error", "stage": "import", "message": f"{type(exc).__name__}: {exc}",
                 "traceback": traceback.format_exc()[-3000:]}
-    namespace = dict(vars(harness))
+    target_mod = sys.modules.get(str(req.get("target_module") or ""))
+    namespace = replay_namespace(harness, target_mod)
     try:
         args = _build_args(req["args"], namespace)
     except BaseException as exc:  # noqa: BLE001
@@ -151,7 +154,7 @@ def _work(ch: channel.Channel) -> dict[str, Any]:
         returned_index = None
         if kind == "post" and hasattr(fn, "__wrapped__"):
             try:
-                again = _build_args(req["args"], dict(vars(harness)))
+                again = _build_args(req["args"], replay_namespace(harness, target_mod))
                 returned_index = fn.__wrapped__(*again)
             except BaseException:  # noqa: BLE001
                 returned_index = None

@@ -63,8 +63,12 @@ def _instance_attributes(cls: type) -> tuple[set[str], bool]:
 
 def _class(name: str, cls: type) -> dict[str, Any]:
     methods, attrs = {}, set()
+    # special methods count when a class of the target's hierarchy defines them (an abstract ``__eq__`` a
+    # spec states a contract on), not the ones every object inherits
+    own_dunders = {a for k in cls.__mro__ if k is not object and k.__module__ != "builtins" for a in vars(k)
+                   if a.startswith("__") and a not in ("__init__", "__new__") and inspect.isfunction(vars(k)[a])}
     for attr in dir(cls):
-        if attr.startswith("__"):
+        if attr.startswith("__") and attr not in own_dunders:
             continue
         value = inspect.getattr_static(cls, attr)
         if isinstance(value, (staticmethod, classmethod)):

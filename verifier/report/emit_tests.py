@@ -50,8 +50,8 @@ class _Asserts(ast.NodeTransformer):
 
     def visit_Return(self, node: ast.Return) -> ast.AST | None:
         if isinstance(node.value, ast.Constant) and isinstance(node.value.value, int):
-            if node.value.value == 0:
-                return None
+            if node.value.value == 0:  # the path passes: nothing to assert (a `pass` keeps a block non-empty)
+                return ast.Pass()
             return ast.Raise(ast.Call(ast.Name("AssertionError"), [ast.Constant(self._text(node.value.value))],
                                       []))
         return node
