@@ -21,7 +21,7 @@ __all__ = [
     "DictExpr", "Comprehension", "Quantifier", "Old", "TypeRef", "Range", "Alphabet", "ALPHABETS", "Param",
     "Stmt", "Assign", "ExprStmt", "Expect", "ExpectRaises", "Clause", "Requires", "Ensures", "Invariant",
     "Example", "Informal", "Scenario", "Raises", "Let", "Rule", "Requirement", "FunctionDecl", "ClassDecl",
-    "MethodDecl", "Assume", "FuncDef", "RecordDecl", "ConfigDecl", "StubOutcome", "StubDecl", "Spec",
+    "MethodDecl", "Explore", "EXPLORE_KINDS", "Assume", "FuncDef", "RecordDecl", "ConfigDecl", "StubOutcome", "StubDecl", "Spec",
     "INFORMAL_CATEGORIES", "NOSPAN",
 ]
 
@@ -226,7 +226,24 @@ class Rule:
     span: Span = _span()
 
 
-Clause = Union[Requires, Ensures, Invariant, Example, Informal, Scenario, Raises, Let, Rule]
+@dataclass(frozen=True)
+class Explore:
+    """``explore KIND [NAME INT]...``: the scenario of this requirement is explored beyond its inputs by the
+    engine ``KIND`` (``schedules``: every event-loop interleaving, docs/concurrency.md), within the bounds
+    given (``delays 2 runs 500``; the rest default)."""
+
+    kind: str
+    bounds: tuple[tuple[str, int], ...] = ()
+    span: Span = _span()
+
+
+#: ``explore`` kinds and the bounds each accepts.
+EXPLORE_KINDS: dict[str, tuple[str, ...]] = {
+    "schedules": ("inputs", "runs", "delays", "points", "pct", "bug_depth", "steps"),
+}
+
+
+Clause = Union[Requires, Ensures, Invariant, Example, Informal, Scenario, Raises, Let, Rule, Explore]
 
 
 # ------------------------------------------------------------------ declarations

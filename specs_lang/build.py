@@ -215,6 +215,12 @@ class Builder(ExprBuilder):
     def rule_clause(self, c: _C) -> A.Rule:
         return A.Rule(_v(c[0]), self._sp(c[0], c[-1]))
 
+    def explore_clause(self, c: _C) -> A.Explore:
+        return A.Explore(str(c[1]), tuple(b for b in c[2:] if isinstance(b, tuple)), self._sp(c[0], c[-1]))
+
+    def explore_bound(self, c: _C) -> tuple[str, int]:
+        return str(c[0]), int(str(c[1]).replace("_", ""))
+
     def scenario_clause(self, c: _C) -> A.Scenario:
         vals = _vals(c[2:])
         params = vals.pop(0) if isinstance(vals[0], tuple) else ()

@@ -11,7 +11,7 @@ from typing import Iterator
 from evalgap.specs_lang import ast as A
 from evalgap.specs_lang.errors import Diagnostic, SpecNameError
 from evalgap.specs_lang.diagnostics import (CLAUSE_OUTSIDE_FUNCTION, DECLARED_TWICE, DUPLICATE_ID, EMPTY_PROSE,
-                                            INFORMAL_MIXED, MISPLACED_CLAUSE, RESULT_OUTSIDE_POST,
+                                            EXPLORE_PLACEMENT, EXPLORE_UNKNOWN, INFORMAL_MIXED, MISPLACED_CLAUSE, RESULT_OUTSIDE_POST,
                                             SCENARIO_NO_EXPECT, UNKNOWN_CATEGORY)
 
 __all__ = ["check_structure", "check_spec", "structure_diagnostics", "iter_names"]
@@ -49,7 +49,32 @@ def _informal_checks(req: A.Requirement, out: list[Diagnostic]) -> None:
                               "keep either the informal marker or the formal clauses"))
 
 
+def _explore(req: A.Requirement, out: list[Diagnostic]) -> None:
+    explores = [c for c in req.clauses if isinstance(c, A.Explore)]
+    if not explores:
+        return
+    scenarios = [c for c in req.clauses if isinstance(c, A.Scenario)]
+    if len(scenarios) != 1 or len(explores) > 1:
+        out.append(Diagnostic(EXPLORE_PLACEMENT, explores[-1].span, f"requirement {req.id}: `explore` needs "
+                              "exactly one scenario beside it, and is given once", "keep one `scenario` and one `explore`"))
+    for e in explores:
+        allowed = A.EXPLORE_KINDS.get(e.kind)
+        if allowed is None:
+            close = difflib.get_close_matches(e.kind, list(A.EXPLORE_KINDS), n=1)
+            hint = f"did you mean `{close[0]}`?" if close else "one of: " + ", ".join(A.EXPLORE_KINDS)
+            out.append(Diagnostic(EXPLORE_UNKNOWN, e.span, f"unknown explore kind `{e.kind}`", hint))
+            continue
+        for name, value in e.bounds:
+            if name not in allowed:
+                out.append(Diagnostic(EXPLORE_UNKNOWN, e.span, f"unknown bound `{name}` of `explore {e.kind}`",
+                                      "one of: " + ", ".join(allowed)))
+            elif value < (0 if name in ("delays", "pct") else 1):
+                out.append(Diagnostic(EXPLORE_UNKNOWN, e.span, f"bound `{name} {value}` is out of range",
+                                      "give a positive count (delays and pct may be 0)"))
+
+
 def _placement(req: A.Requirement, owner: A.Owner, out: list[Diagnostic]) -> None:
+    _explore(req, out)
     for clause in req.clauses:
         msg = None
         if isinstance(clause, A.Rule) and not isinstance(owner, A.ConfigDecl):

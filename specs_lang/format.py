@@ -253,6 +253,8 @@ class _Layout:
             self.add(ind, f"let {c.name} = {p.expr(c.value)}", c)
         elif isinstance(c, A.Rule):
             self.add(ind, p.expr(c.expr), c)
+        elif isinstance(c, A.Explore):
+            self.add(ind, " ".join(["explore", c.kind, *(f"{k} {v}" for k, v in c.bounds)]), c)
         elif isinstance(c, A.Scenario):
             self.add(ind, f"scenario ({p.params(c.params)}):", c)
             for st in c.body:

@@ -92,7 +92,8 @@ def _replay_all(folder: Path, impl: str, report: GapReport) -> None:
                 ob = harness.obligation(r.id)
                 assert ob.function is not None, f"{r.id}: a refutation without a check function"
                 rep = replay(hdir, harness, target, ob.function, [src for _, src in v.args],
-                             expect_zero=v.engine == "example")
+                             expect_zero=v.engine == "example",
+                             schedule=list(v.schedule) if v.engine == "schedules" else None)
                 assert rep.outcome in ("violation", "exception"), \
                     f"{r.id}: counterexample {v.counterexample} did not reproduce ({rep.outcome}: {rep.data})"
 

@@ -24,7 +24,7 @@ that use it fail (as a spec error), not the whole harness.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from evalgap.specs_lang import ast as A
 from evalgap.specs_lang.lower import free_names, inline_lets
@@ -59,6 +59,8 @@ class Obligation:
         reason: for ``unsupported``, why (the construct), for ``informal``, the category and reason.
         bounds: limits of the harness itself that a passing verdict holds only within (a class
             invariant's call-sequence length); the report lists them as the verdict's ``bounds``.
+        explore, explore_bounds: the requirement's ``explore KIND`` (the engine that explores its scenario,
+            e.g. ``schedules``) and the bounds written there, or None.
     """
 
     req_id: str
@@ -71,6 +73,8 @@ class Obligation:
     reason: str = ""
     check_spans: tuple[A.Span, ...] = ()
     bounds: tuple[str, ...] = ()
+    explore: str | None = None
+    explore_bounds: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -345,7 +349,11 @@ def _requirement(w: Writer, spec: A.Spec, req: A.Requirement, owner: object, fn:
         raise UnsupportedConstruct("a scenario mixed with other clauses", req.span,
                                    "give each scenario its own requirement")
     if scenarios:
-        return _scenario(w, spec, req, scenarios[0], fn)
+        ob = _scenario(w, spec, req, scenarios[0], fn)
+        explores = [c for c in clauses if isinstance(c, A.Explore)]
+        if explores:
+            ob = replace(ob, explore=explores[0].kind, explore_bounds=explores[0].bounds)
+        return ob
     if examples and not (ensures or requires or raises):
         return _examples(w, req, examples, fn)
     if examples:

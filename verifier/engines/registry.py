@@ -79,8 +79,9 @@ def _builtin() -> None:
     from evalgap.verifier.engines.crosshair import CrossHairEngine
     from evalgap.verifier.engines.examples import ExampleEngine
     from evalgap.verifier.engines.hypothesis import HypothesisEngine
+    from evalgap.verifier.engines.schedules import SchedulesEngine
 
-    for engine in (CrossHairEngine(), HypothesisEngine(), ExampleEngine()):
+    for engine in (CrossHairEngine(), HypothesisEngine(), ExampleEngine(), SchedulesEngine()):
         _ENGINES.setdefault(engine.name, engine)
 
 

@@ -77,6 +77,8 @@ for _w in (
     WorkerKind("hypothesis", f"{_V}.engines.hypothesis_worker", ("hypothesis", "hypothesis.strategies", "icontract"),
                engine="hypothesis"),
     WorkerKind("replay", f"{_V}.engines.replay_worker", ("icontract",)),
+    WorkerKind("schedules", f"{_V}.engines.schedules_worker", ("hypothesis", "hypothesis.strategies", "icontract",
+                                                               "asyncio")),
     WorkerKind("signature", f"{_V}.project.signature_worker"),
     WorkerKind("tests", f"{_V}.project.tests_worker"),
     WorkerKind("clause", f"{_V}.authoring.clause_worker"),
