@@ -96,7 +96,7 @@ def _duplicates(spec: A.Spec, out: list[Diagnostic]) -> None:
     seen: dict[str, A.Span] = {}
     decls: list[tuple[str, A.Span, str]] = (
         [(lt.name, lt.span, "let") for lt in spec.lets] + [(d.name, d.span, "def") for d in spec.defs]
-        + [(r.name, r.span, "record") for r in spec.records] + [(c.name, c.span, "config") for c in spec.configs]
+        + [(r.name, r.span, "record") for r in spec.records] + [(c.name, c.span, "config") for c in (*spec.configs, *spec.databases)]
         + [(f.name, f.span, "function") for f in spec.functions] + [(c.name, c.span, "class") for c in spec.classes]
         + [(a.id, a.span, "assume") for a in spec.assumptions])
     for name, span, kind in decls:

@@ -37,7 +37,8 @@ __all__ = ["Obligation", "Harness", "build_harness", "HARNESS_ROLE_KINDS", "scen
            "emit_domain"]
 
 #: Obligation kinds: how the verifier treats each requirement.
-HARNESS_ROLE_KINDS = ("function", "scenario", "example", "precondition", "informal", "config", "unsupported")
+HARNESS_ROLE_KINDS = ("function", "scenario", "example", "precondition", "informal", "config", "database",
+                      "unsupported")
 
 
 @dataclass(frozen=True)
@@ -56,7 +57,8 @@ class Obligation:
         preconditions: what narrows this requirement's domain, listed in the report as assumptions of the
             verdict: precondition requirement IDs, ``assume`` IDs and narrowed parameters
             (``n: int in 0..1000``).
-        reason: for ``unsupported``, why (the construct), for ``informal``, the category and reason.
+        reason: for ``unsupported``, why (the construct), for ``informal``, the category and reason; for
+            ``database``, the absolute path of the schema file.
         bounds: limits of the harness itself that a passing verdict holds only within (a class
             invariant's call-sequence length); the report lists them as the verdict's ``bounds``.
         explore, explore_bounds: the requirement's ``explore KIND`` (the engine that explores its scenario,
@@ -328,6 +330,9 @@ def _requirement(w: Writer, spec: A.Spec, req: A.Requirement, owner: object, fn:
     inf = req.informal
     if inf is not None:
         return Obligation(req.id, "informal", None, reason=f"{inf.category}: {inf.reason}")
+    if isinstance(owner, A.DatabaseDecl):
+        from evalgap.translators.to_database import database_obligation
+        return database_obligation(w, req, owner, fn)
     if isinstance(owner, A.ConfigDecl):
         return Obligation(req.id, "config", None, reason="a rule over a configuration file: checked by "
                           "`evalgap check-config` and the Z3 analysis, not against code")

@@ -73,6 +73,11 @@ def _cache_key(engine: str, ob: Obligation, harness: Harness, target: Target, op
         return None
     obl = repr((ob.kind, ob.params, ob.target_function, ob.checks, ob.preconditions)
                + ((ob.explore, ob.explore_bounds) if ob.explore else ()))
+    if ob.kind == "database":  # the schema's DDL is part of what the verdict depends on
+        try:
+            obl += "\n" + Path(ob.reason).read_text(encoding="utf-8")
+        except OSError:
+            return None
     return entry_key(engine, code + "\n" + obl, fp, _engine_budget(engine, opts))
 
 

@@ -79,6 +79,7 @@ for _w in (
     WorkerKind("replay", f"{_V}.engines.replay_worker", ("icontract",)),
     WorkerKind("schedules", f"{_V}.engines.schedules_worker", ("hypothesis", "hypothesis.strategies", "icontract",
                                                                "asyncio")),
+    WorkerKind("database", f"{_V}.engines.database_worker", ("hypothesis", "hypothesis.strategies", "sqlite3")),
     WorkerKind("signature", f"{_V}.project.signature_worker"),
     WorkerKind("tests", f"{_V}.project.tests_worker"),
     WorkerKind("clause", f"{_V}.authoring.clause_worker"),
