@@ -78,6 +78,9 @@ def run_database(job: EngineJob) -> EngineVerdict:
     """The ``database`` verdict on ``job``'s requirement (never raises for what the target does)."""
     start = time.monotonic()
     ob = job.ob
+    if ob.kind != "database":
+        return EngineVerdict("database", Verdict.UNKNOWN, "unsupported: the database engine checks the "
+                             "requirements of a `database` block only")
     try:
         request = _request(ob, job.harness, job.hdir, job.target, job.opts)
     except OSError as exc:
@@ -126,7 +129,20 @@ def run_database(job: EngineJob) -> EngineVerdict:
               f"{Path(ob.reason).name}, then\n{sql}\n  then {job.target.module}.migrate(conn).\n"
               f"  before: {res.get('before')}\n  after: {res.get('after') or '(not reached)'}")
     return EngineVerdict("database", Verdict.REFUTED, reason, budget, f"{ob.req_id} on tables {shown}",
-                         tuple(content_args(content)), time.monotonic() - start)
+                         tuple(content_args(content)), time.monotonic() - start,
+                         reproducer=_reproducer(ob, job.target, [str(s) for s in res.get("sql", [])]))
+
+
+def _reproducer(ob: Obligation, target: Target, sql: list[str]) -> str:
+    """Standalone Python: the schema, the rows, the target's migration, then the tables printed."""
+    lines = ["import sqlite3", "import sys", "", f"sys.path[:0] = {list(target.paths)!r}",
+             f"import {target.module}", "", 'conn = sqlite3.connect(":memory:", isolation_level=None)',
+             f"conn.executescript(open({ob.reason!r}, encoding='utf-8').read())"]
+    lines += [f"conn.execute({s!r})" for s in sql]
+    lines += [f"{target.module}.migrate(conn)",
+              "for (name,) in conn.execute(\"SELECT name FROM sqlite_master WHERE type = 'table'\").fetchall():",
+              "    print(name, conn.execute(f'SELECT * FROM \"{name}\"').fetchall())"]
+    return "\n".join(lines) + "\n"
 
 
 def content_args(content: dict[str, list[str]]) -> list[tuple[str, str]]:
