@@ -6,12 +6,14 @@ All problems of a file are collected and raised together.
 from __future__ import annotations
 
 import difflib
+from pathlib import Path
 from typing import Iterator
 
 from evalgap.specs_lang import ast as A
 from evalgap.specs_lang.errors import Diagnostic, SpecNameError
 from evalgap.specs_lang.diagnostics import (CLAUSE_OUTSIDE_FUNCTION, DECLARED_TWICE, DUPLICATE_ID, EMPTY_PROSE,
-                                            EXPLORE_PLACEMENT, EXPLORE_UNKNOWN, INFORMAL_MIXED, MISPLACED_CLAUSE, RESULT_OUTSIDE_POST,
+                                            DATABASE_CLAUSE, DATABASE_SCHEMA, EXPLORE_PLACEMENT, EXPLORE_UNKNOWN,
+                                            INFORMAL_MIXED, MISPLACED_CLAUSE, RESULT_OUTSIDE_POST,
                                             SCENARIO_NO_EXPECT, UNKNOWN_CATEGORY)
 
 __all__ = ["check_structure", "check_spec", "structure_diagnostics", "iter_names"]
@@ -73,6 +75,16 @@ def _explore(req: A.Requirement, out: list[Diagnostic]) -> None:
                                       "give a positive count (delays and pct may be 0)"))
 
 
+def _database(db: A.DatabaseDecl, out: list[Diagnostic]) -> None:
+    """The schema file of a ``database`` block must exist beside the spec (a spec read from text: not checked)."""
+    if not db.span.file or db.span.file.startswith("<"):
+        return
+    path = Path(db.span.file).parent / db.schema_file
+    if not path.is_file():
+        out.append(Diagnostic(DATABASE_SCHEMA, db.span, f"database {db.name}: schema file {db.schema_file!r} not "
+                              f"found (looked at {path})", "give the DDL's path relative to the spec file"))
+
+
 def _placement(req: A.Requirement, owner: A.Owner, out: list[Diagnostic]) -> None:
     _explore(req, out)
     for clause in req.clauses:
@@ -85,6 +97,10 @@ def _placement(req: A.Requirement, owner: A.Owner, out: list[Diagnostic]) -> Non
         elif isinstance(clause, A.Raises) and not isinstance(owner, (A.FunctionDecl, A.MethodDecl)):
             msg = "`raises` needs an enclosing `function` or `method`", \
                 "at the top level use a scenario with `expect raises EXC: CALL`"
+        elif isinstance(owner, A.DatabaseDecl) and not isinstance(clause, (A.Rule, A.Let, A.Informal)):
+            out.append(Diagnostic(DATABASE_CLAUSE, clause.span, "a database requirement holds rules over `before` "
+                                  "and `after` only", "write the condition over the tables' rows without a keyword "
+                                  "(`len(after.users) == len(before.users)`)"))
         elif isinstance(owner, A.ConfigDecl) and not isinstance(clause, (A.Rule, A.Let, A.Informal)):
             msg = "a config requirement holds rules (bare boolean expressions) only", \
                 "write the condition over the schema's fields without a keyword"
@@ -157,6 +173,8 @@ def structure_diagnostics(spec: A.Spec) -> list[Diagnostic]:
     """The diagnostics of :func:`check_structure`, without raising (sorted by position)."""
     out: list[Diagnostic] = []
     _duplicates(spec, out)
+    for db in spec.databases:
+        _database(db, out)
     seen: dict[str, A.Requirement] = {}
     for req, owner in spec.all_requirements():
         if req.id in seen:

@@ -107,6 +107,19 @@ def test_spec_block_parses_and_formats() -> None:
     assert format_spec(spec, text) == text
 
 
+def test_database_block_diagnostics(tmp_path: Path) -> None:
+    from evalgap.specs_lang.check import structure_diagnostics
+    from evalgap.specs_lang.diagnostics import DATABASE_CLAUSE, DATABASE_SCHEMA
+
+    text = _SPEC.format(target="m.py").replace("    len(after.accounts)", "    ensures len(after.accounts)")
+    (tmp_path / "acc.req").write_text(text, encoding="utf-8")
+    codes = [d.code for d in structure_diagnostics(parse(text, str(tmp_path / "acc.req")))]
+    assert sorted(codes) == [DATABASE_SCHEMA, DATABASE_CLAUSE] or sorted(codes) == sorted([DATABASE_SCHEMA,
+                                                                                           DATABASE_CLAUSE])
+    (tmp_path / "v1.sql").write_text(V1, encoding="utf-8")
+    assert [d.code for d in structure_diagnostics(parse(text, str(tmp_path / "acc.req")))] == [DATABASE_CLAUSE]
+
+
 @pytest.mark.slow
 def test_sqlalchemy_core_migration_refuted_then_fixed(tmp_path: Path) -> None:
     pytest.importorskip("sqlalchemy")
@@ -120,7 +133,7 @@ def test_sqlalchemy_core_migration_refuted_then_fixed(tmp_path: Path) -> None:
     fixed = _project(tmp_path, "mig.py", _SQLALCHEMY.format(where=""))
     code, rs = _check(fixed)
     assert rs["ACC-1"]["verdict"] == "no-counterexample"
-    assert any("engine: SQLite" in b for b in rs["ACC-1"]["bounds"])  # type: ignore[union-attr]
+    assert any("engine: SQLite" in b for b in list(rs["ACC-1"]["bounds"]))  # type: ignore[call-overload]
     # an engine difference, found by the random phase: SQLite's lower() folds ASCII letters only
     assert code == 1 and rs["ACC-2"]["verdict"] == "refuted"
     shown = str(rs["ACC-2"]["counterexample"])

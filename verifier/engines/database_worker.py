@@ -48,7 +48,7 @@ def _strategy(tables: list[dbtables.Table], max_rows: int) -> Any:
     from hypothesis import strategies as st
 
     by_affinity = {"INTEGER": st.integers(-1000, 1000), "NUMERIC": st.integers(-1000, 1000),
-                   "TEXT": st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=6),
+                   "TEXT": st.text(st.characters(codec="utf-8", exclude_categories=["Cs"]), max_size=6),
                    "REAL": st.floats(-1e6, 1e6, allow_nan=False), "BLOB": st.binary(max_size=4)}
 
     def value(c: dbtables.Column) -> Any:
@@ -117,9 +117,11 @@ def _random(tables: list[dbtables.Table], schema: str, migrate: Any, check: Any,
             last.update(_found(out, tables, content))
             raise AssertionError(out.status)
 
-    test = settings(max_examples=int(b["random"]), derandomize=True, database=None, deadline=None,
-                    suppress_health_check=list(HealthCheck), print_blob=False, report_multiple_bugs=False,
-                    phases=[Phase.generate, Phase.shrink])(given(_strategy(tables, int(b["random_rows"])))(prop))
+    strategy: Any = _strategy(tables, int(b["random_rows"]))
+    decorate: Any = given(strategy)
+    test: Any = settings(max_examples=int(b["random"]), derandomize=True, database=None, deadline=None,
+                         suppress_health_check=list(HealthCheck), print_blob=False, report_multiple_bugs=False,
+                         phases=[Phase.generate, Phase.shrink])(decorate(prop))
     try:
         test()
     except BaseException as exc:  # noqa: BLE001 - a failing example (last) or Hypothesis gave up
