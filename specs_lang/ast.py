@@ -21,7 +21,7 @@ __all__ = [
     "DictExpr", "Comprehension", "Quantifier", "Old", "TypeRef", "Range", "Alphabet", "ALPHABETS", "Param",
     "Stmt", "Assign", "ExprStmt", "Expect", "ExpectRaises", "Clause", "Requires", "Ensures", "Invariant",
     "Example", "Informal", "Scenario", "Raises", "Let", "Rule", "Requirement", "FunctionDecl", "ClassDecl",
-    "MethodDecl", "Assume", "FuncDef", "RecordDecl", "ConfigDecl", "StubOutcome", "StubDecl", "Spec",
+    "MethodDecl", "Explore", "EXPLORE_KINDS", "Assume", "FuncDef", "RecordDecl", "ConfigDecl", "DatabaseDecl", "StubOutcome", "StubDecl", "Spec",
     "INFORMAL_CATEGORIES", "NOSPAN",
 ]
 
@@ -226,7 +226,24 @@ class Rule:
     span: Span = _span()
 
 
-Clause = Union[Requires, Ensures, Invariant, Example, Informal, Scenario, Raises, Let, Rule]
+@dataclass(frozen=True)
+class Explore:
+    """``explore KIND [NAME INT]...``: the scenario of this requirement is explored beyond its inputs by the
+    engine ``KIND`` (``schedules``: every event-loop interleaving, docs/concurrency.md), within the bounds
+    given (``delays 2 runs 500``; the rest default)."""
+
+    kind: str
+    bounds: tuple[tuple[str, int], ...] = ()
+    span: Span = _span()
+
+
+#: ``explore`` kinds and the bounds each accepts.
+EXPLORE_KINDS: dict[str, tuple[str, ...]] = {
+    "schedules": ("inputs", "runs", "delays", "points", "pct", "bug_depth", "steps"),
+}
+
+
+Clause = Union[Requires, Ensures, Invariant, Example, Informal, Scenario, Raises, Let, Rule, Explore]
 
 
 # ------------------------------------------------------------------ declarations
@@ -326,6 +343,16 @@ class ConfigDecl:
 
 
 @dataclass(frozen=True)
+class DatabaseDecl(ConfigDecl):
+    """``database NAME "title" schema: "FILE.sql"``: requirements whose :class:`Rule` clauses range over
+    ``before`` and ``after``, the tables (``before.users``: a list of rows, ``r.name``: a column) before and
+    after the target's ``migrate(conn)`` runs on a real database created from ``schema_file`` (the DDL,
+    relative to the spec file). A config by shape (rules, lets), checked by the ``database`` engine."""
+
+    schema_file: str = ""
+
+
+@dataclass(frozen=True)
 class StubOutcome:
     """One outcome a :class:`StubDecl` may produce: ``kind`` is ``any`` (any value of the return type),
     ``value`` (``value`` holds the expression) or ``raises`` (``exception`` holds the dotted name)."""
@@ -362,6 +389,7 @@ class Spec:
         assumptions: ``assume`` declarations.
         lets, defs: top-level helpers (``let``, ``def``).
         records, configs, stubs: ``record``, ``config`` and ``stub`` declarations.
+        databases: ``database`` blocks (not among ``configs``: no configuration file is checked against them).
         file: the path the spec was read from.
     """
 
@@ -378,6 +406,7 @@ class Spec:
     records: tuple[RecordDecl, ...] = ()
     configs: tuple[ConfigDecl, ...] = ()
     stubs: tuple[StubDecl, ...] = ()
+    databases: tuple[DatabaseDecl, ...] = ()
     file: str = field(default="<spec>", compare=False)
     span: Span = _span()
 
@@ -385,7 +414,7 @@ class Spec:
         """Every requirement in source order, each with the declaration it belongs to (None: top level)."""
         out: list[tuple[Requirement, Owner]] = []
         out.extend((r, None) for r in self.requirements)
-        for cf in self.configs:
+        for cf in (*self.configs, *self.databases):
             out.extend((r, cf) for r in cf.requirements)
         for f in self.functions:
             out.extend((r, f) for r in f.requirements)

@@ -46,7 +46,7 @@ class Builder(ExprBuilder):
         funcs: list[A.FunctionDecl] = []
         classes: list[A.ClassDecl] = []
         buckets: dict[type, list[Any]] = {A.Assume: [], A.Let: [], A.FuncDef: [], A.RecordDecl: [],
-                                          A.ConfigDecl: [], A.StubDecl: []}
+                                          A.ConfigDecl: [], A.StubDecl: [], A.DatabaseDecl: []}
         flat: list[Any] = []
         for x in _vals(c):
             if isinstance(x, tuple) and x[0] == "spec":
@@ -77,6 +77,7 @@ class Builder(ExprBuilder):
                       assumptions=tuple(buckets[A.Assume]), lets=tuple(buckets[A.Let]),
                       defs=tuple(buckets[A.FuncDef]), records=tuple(buckets[A.RecordDecl]),
                       configs=tuple(buckets[A.ConfigDecl]), stubs=tuple(buckets[A.StubDecl]),
+                      databases=tuple(buckets[A.DatabaseDecl]),
                       file=self.file, span=self._sp(c[0], c[-1]) if c else A.NOSPAN)
 
     def spec_decl(self, c: _C) -> Carry:
@@ -121,6 +122,17 @@ class Builder(ExprBuilder):
         reqs = tuple(x for x in vals[1:] if isinstance(x, A.Requirement))
         lets = tuple(x for x in vals[1:] if isinstance(x, A.Let))
         return A.ConfigDecl(str(c[1]), title, vals[0], reqs, lets, self._sp(c[0], c[-1]))
+
+    def database_block(self, c: _C) -> A.DatabaseDecl:
+        strings = [t for t in c[2:6] if isinstance(t, Token) and t.type == "STRING"]
+        title = self._lit(strings[0]) if len(strings) > 1 else ""
+        members = _vals(c[2:])
+        reqs = tuple(x for x in members if isinstance(x, A.Requirement))
+        lets = tuple(x for x in members if isinstance(x, A.Let))
+        any_t = A.TypeRef("Any")
+        schema = (A.Param("before", any_t), A.Param("after", any_t))
+        return A.DatabaseDecl(str(c[1]), title, schema, reqs, lets, self._sp(c[0], c[-1]),
+                              schema_file=self._lit(strings[-1]))
 
     def stub_decl(self, c: _C) -> A.StubDecl:
         vals = _vals(c[2:])
@@ -214,6 +226,12 @@ class Builder(ExprBuilder):
 
     def rule_clause(self, c: _C) -> A.Rule:
         return A.Rule(_v(c[0]), self._sp(c[0], c[-1]))
+
+    def explore_clause(self, c: _C) -> A.Explore:
+        return A.Explore(str(c[1]), tuple(b for b in c[2:] if isinstance(b, tuple)), self._sp(c[0], c[-1]))
+
+    def explore_bound(self, c: _C) -> tuple[str, int]:
+        return str(c[0]), int(str(c[1]).replace("_", ""))
 
     def scenario_clause(self, c: _C) -> A.Scenario:
         vals = _vals(c[2:])

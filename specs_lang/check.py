@@ -6,11 +6,13 @@ All problems of a file are collected and raised together.
 from __future__ import annotations
 
 import difflib
+from pathlib import Path
 from typing import Iterator
 
 from evalgap.specs_lang import ast as A
 from evalgap.specs_lang.errors import Diagnostic, SpecNameError
 from evalgap.specs_lang.diagnostics import (CLAUSE_OUTSIDE_FUNCTION, DECLARED_TWICE, DUPLICATE_ID, EMPTY_PROSE,
+                                            DATABASE_CLAUSE, DATABASE_SCHEMA, EXPLORE_PLACEMENT, EXPLORE_UNKNOWN,
                                             INFORMAL_MIXED, MISPLACED_CLAUSE, RESULT_OUTSIDE_POST,
                                             SCENARIO_NO_EXPECT, UNKNOWN_CATEGORY)
 
@@ -49,7 +51,42 @@ def _informal_checks(req: A.Requirement, out: list[Diagnostic]) -> None:
                               "keep either the informal marker or the formal clauses"))
 
 
+def _explore(req: A.Requirement, out: list[Diagnostic]) -> None:
+    explores = [c for c in req.clauses if isinstance(c, A.Explore)]
+    if not explores:
+        return
+    scenarios = [c for c in req.clauses if isinstance(c, A.Scenario)]
+    if len(scenarios) != 1 or len(explores) > 1:
+        out.append(Diagnostic(EXPLORE_PLACEMENT, explores[-1].span, f"requirement {req.id}: `explore` needs "
+                              "exactly one scenario beside it, and is given once", "keep one `scenario` and one `explore`"))
+    for e in explores:
+        allowed = A.EXPLORE_KINDS.get(e.kind)
+        if allowed is None:
+            close = difflib.get_close_matches(e.kind, list(A.EXPLORE_KINDS), n=1)
+            hint = f"did you mean `{close[0]}`?" if close else "one of: " + ", ".join(A.EXPLORE_KINDS)
+            out.append(Diagnostic(EXPLORE_UNKNOWN, e.span, f"unknown explore kind `{e.kind}`", hint))
+            continue
+        for name, value in e.bounds:
+            if name not in allowed:
+                out.append(Diagnostic(EXPLORE_UNKNOWN, e.span, f"unknown bound `{name}` of `explore {e.kind}`",
+                                      "one of: " + ", ".join(allowed)))
+            elif value < (0 if name in ("delays", "pct") else 1):
+                out.append(Diagnostic(EXPLORE_UNKNOWN, e.span, f"bound `{name} {value}` is out of range",
+                                      "give a positive count (delays and pct may be 0)"))
+
+
+def _database(db: A.DatabaseDecl, out: list[Diagnostic]) -> None:
+    """The schema file of a ``database`` block must exist beside the spec (a spec read from text: not checked)."""
+    if not db.span.file or db.span.file.startswith("<"):
+        return
+    path = Path(db.span.file).parent / db.schema_file
+    if not path.is_file():
+        out.append(Diagnostic(DATABASE_SCHEMA, db.span, f"database {db.name}: schema file {db.schema_file!r} not "
+                              f"found (looked at {path})", "give the DDL's path relative to the spec file"))
+
+
 def _placement(req: A.Requirement, owner: A.Owner, out: list[Diagnostic]) -> None:
+    _explore(req, out)
     for clause in req.clauses:
         msg = None
         if isinstance(clause, A.Rule) and not isinstance(owner, A.ConfigDecl):
@@ -60,6 +97,10 @@ def _placement(req: A.Requirement, owner: A.Owner, out: list[Diagnostic]) -> Non
         elif isinstance(clause, A.Raises) and not isinstance(owner, (A.FunctionDecl, A.MethodDecl)):
             msg = "`raises` needs an enclosing `function` or `method`", \
                 "at the top level use a scenario with `expect raises EXC: CALL`"
+        elif isinstance(owner, A.DatabaseDecl) and not isinstance(clause, (A.Rule, A.Let, A.Informal)):
+            out.append(Diagnostic(DATABASE_CLAUSE, clause.span, "a database requirement holds rules over `before` "
+                                  "and `after` only", "write the condition over the tables' rows without a keyword "
+                                  "(`len(after.users) == len(before.users)`)"))
         elif isinstance(owner, A.ConfigDecl) and not isinstance(clause, (A.Rule, A.Let, A.Informal)):
             msg = "a config requirement holds rules (bare boolean expressions) only", \
                 "write the condition over the schema's fields without a keyword"
@@ -71,7 +112,7 @@ def _duplicates(spec: A.Spec, out: list[Diagnostic]) -> None:
     seen: dict[str, A.Span] = {}
     decls: list[tuple[str, A.Span, str]] = (
         [(lt.name, lt.span, "let") for lt in spec.lets] + [(d.name, d.span, "def") for d in spec.defs]
-        + [(r.name, r.span, "record") for r in spec.records] + [(c.name, c.span, "config") for c in spec.configs]
+        + [(r.name, r.span, "record") for r in spec.records] + [(c.name, c.span, "config") for c in (*spec.configs, *spec.databases)]
         + [(f.name, f.span, "function") for f in spec.functions] + [(c.name, c.span, "class") for c in spec.classes]
         + [(a.id, a.span, "assume") for a in spec.assumptions])
     for name, span, kind in decls:
@@ -132,6 +173,8 @@ def structure_diagnostics(spec: A.Spec) -> list[Diagnostic]:
     """The diagnostics of :func:`check_structure`, without raising (sorted by position)."""
     out: list[Diagnostic] = []
     _duplicates(spec, out)
+    for db in spec.databases:
+        _database(db, out)
     seen: dict[str, A.Requirement] = {}
     for req, owner in spec.all_requirements():
         if req.id in seen:

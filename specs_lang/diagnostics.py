@@ -154,6 +154,10 @@ DECLARED_TWICE: Final = _code("EG221", "error", "a name is declared twice", "Ren
 STUB_UNKNOWN_NAME: Final = _code("EG222", "error", "a stub replaces a name the target does not define", "Stub only names the target module defines (check the spelling).")
 EMPTY_SPEC: Final = _code("EG223", "error", "the spec states no requirement (it would check nothing and pass)", "Add a requirement, or an `informal` one saying why nothing is formal.")
 EMPTY_RANGE: Final = _code("EG224", "error", "empty range or length: the low bound is above the high bound (`int in 10..0`)", "Swap the bounds.")
+EXPLORE_UNKNOWN: Final = _code("EG240", "error", "unknown `explore` kind or bound", "Write `explore schedules` with bounds among inputs, runs, delays, points, pct, bug_depth, steps (docs/concurrency.md).")
+EXPLORE_PLACEMENT: Final = _code("EG241", "error", "`explore` needs exactly one scenario in its requirement, and at most one `explore`", "Put `explore schedules` beside the requirement's one `scenario`.")
+DATABASE_SCHEMA: Final = _code("EG242", "error", "a `database` block's schema file is missing or is not valid SQL DDL", "Give the path of the DDL that creates the tables before the migration, relative to the spec file (docs/database.md).")
+DATABASE_CLAUSE: Final = _code("EG243", "error", "a `database` requirement holds rules over `before` and `after` only", "Write the condition over the tables' rows (`len(after.users) == len(before.users)`) without a keyword.")
 DUNDER_ACCESS: Final = _code("EG225", "error", "dunder attribute access (`.__class__`, `getattr(x, \"__dict__\")`) in a clause", "Say what you mean with the spec's own names; introspection is not part of the language.")
 
 # -- EG3xx: Z3 analysis of a spec (verifier/analysis/, docs/analysis.md) ------------------------------------

@@ -253,6 +253,8 @@ class _Layout:
             self.add(ind, f"let {c.name} = {p.expr(c.value)}", c)
         elif isinstance(c, A.Rule):
             self.add(ind, p.expr(c.expr), c)
+        elif isinstance(c, A.Explore):
+            self.add(ind, " ".join(["explore", c.kind, *(f"{k} {v}" for k, v in c.bounds)]), c)
         elif isinstance(c, A.Scenario):
             self.add(ind, f"scenario ({p.params(c.params)}):", c)
             for st in c.body:
@@ -301,7 +303,10 @@ class _Layout:
                     self.add(1, p.params((f,)), f)
         elif isinstance(d, A.ConfigDecl):
             title = f" {p.raw(d.span, d.title, search=True)}" if d.title else ""
-            self.add(0, f"config {d.name}{title} schema: {p.params(d.schema)}", d)
+            if isinstance(d, A.DatabaseDecl):
+                self.add(0, f"database {d.name}{title} schema: {_quote(d.schema_file)}", d)
+            else:
+                self.add(0, f"config {d.name}{title} schema: {p.params(d.schema)}", d)
             for m in _ordered(list(d.lets) + list(d.requirements)):
                 if isinstance(m, A.Let):
                     self.add(1, f"let {m.name} = {p.expr(m.value)}", m)
@@ -365,7 +370,7 @@ def format_spec(spec: A.Spec, source: str | None = None) -> str:
     for a in spec.assumptions:
         lay.add(head, f"assume {a.id} {p.raw(a.span, a.prose, search=True)}: {p.expr(a.expr)}", a)
     items: list[object] = [*spec.records, *spec.lets, *spec.defs, *spec.stubs, *spec.functions, *spec.classes,
-                           *spec.configs, *spec.requirements]
+                           *spec.configs, *spec.databases, *spec.requirements]
     previous: object = None
     for d in _ordered(items):
         grouped = type(d) is type(previous) and isinstance(d, (A.Let, A.FuncDef, A.StubDecl))

@@ -451,7 +451,7 @@ class _Checker:
                 scope = {"self": self_ty, **self.params(m.params)}
                 for mr in m.requirements:
                     self.clauses(mr, scope, True, self.type_of(m.returns))
-        for cf in spec.configs:
+        for cf in (*spec.configs, *spec.databases):
             scope = self.params(cf.schema)
             for lt in cf.lets:
                 scope[lt.name] = self.expr(lt.value, _Ctx(scope, where="a let"))

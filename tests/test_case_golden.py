@@ -22,6 +22,7 @@ import pytest
 from evalgap.specs_lang import parse_file
 from evalgap.translators.to_icontract import build_harness
 from evalgap.verifier.project.case import load_case
+from evalgap.verifier.engines.database import replay_content
 from evalgap.verifier.engines.run import replay
 from evalgap.verifier.options import Settings
 from evalgap.verifier.findings import Verdict
@@ -77,6 +78,13 @@ def _same(golden: str, actual: str) -> bool:
     return golden == actual or {golden, actual} <= _HOLDS
 
 
+def _rows(src: str) -> list[str]:
+    """``"[(1, 'a'), (2, 'b')]"`` as one Python source per row."""
+    import ast
+
+    return [ast.unparse(e) for e in ast.parse(src, mode="eval").body.elts]  # type: ignore[attr-defined]
+
+
 def _replay_all(folder: Path, impl: str, report: GapReport) -> None:
     case = load_case(folder)
     spec = parse_file(case.spec)
@@ -90,9 +98,15 @@ def _replay_all(folder: Path, impl: str, report: GapReport) -> None:
                 if v.verdict is not Verdict.REFUTED:
                     continue
                 ob = harness.obligation(r.id)
+                if v.engine == "database":  # the smallest table contents, migrated again on a fresh database
+                    content = {t: _rows(src) for t, src in v.args}
+                    again = replay_content(ob, harness, hdir, target, Settings(), content)
+                    assert again.get("outcome") == "failed", f"{r.id}: {v.counterexample} did not reproduce"
+                    continue
                 assert ob.function is not None, f"{r.id}: a refutation without a check function"
                 rep = replay(hdir, harness, target, ob.function, [src for _, src in v.args],
-                             expect_zero=v.engine == "example")
+                             expect_zero=v.engine == "example",
+                             schedule=list(v.schedule) if v.engine == "schedules" else None)
                 assert rep.outcome in ("violation", "exception"), \
                     f"{r.id}: counterexample {v.counterexample} did not reproduce ({rep.outcome}: {rep.data})"
 

@@ -31,13 +31,33 @@ function inc(n: int) -> int
     example inc(1) == 2
     example inc(4) == 5
 """
+DATABASE = """\
+spec c "conformance"
+  target: {target}
+
+database d "conformance" schema: "v1.sql"
+  requirement C-1 "Every row is kept, one more than before (inc(n))."
+    len(after.t) == len(before.t)
+    forall r in before.t: forall s in after.t: s.id == r.id ==> s.n == r.n + 1
+"""
+MIGRATE = "\ndef migrate(conn):\n    for i, n in conn.execute('SELECT id, n FROM t').fetchall():\n" \
+          "        conn.execute('UPDATE t SET n = ? WHERE id = ?', (inc(n), i))\n"
 WRONG = "def inc(n: int) -> int:\n    return n + 1 if n < 3 else n\n"
 RIGHT = "def inc(n: int) -> int:\n    return n + 1\n"
 BROKEN = "raise RuntimeError('cannot import me')\ndef inc(n: int) -> int:\n    return n + 1\n"
 
 
 def _spec_for(engine: str) -> str:
-    return EXAMPLES if engine == "example" else SPEC
+    return {"example": EXAMPLES, "database": DATABASE}.get(engine, SPEC)
+
+
+def _case(engine: str, folder: Path, target: str) -> Path:
+    """The conformance case of ``engine`` (the database engine: a table ``t(id, n)`` migrated with ``inc``)."""
+    if engine == "database":
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "v1.sql").write_text("CREATE TABLE t (id INTEGER PRIMARY KEY, n INTEGER NOT NULL);\n")
+        target += MIGRATE
+    return write_case(folder, target, _spec_for(engine), name="t")
 
 
 def test_the_registry_holds_the_builtin_engines_and_options_agree() -> None:
@@ -53,18 +73,19 @@ def test_the_registry_holds_the_builtin_engines_and_options_agree() -> None:
 
 @pytest.mark.parametrize("engine", registry.names())
 def test_every_engine_refutes_a_wrong_target_with_a_replayed_counterexample(engine: str, tmp_path: Path) -> None:
-    spec = write_case(tmp_path, WRONG, _spec_for(engine), name="t")
+    spec = _case(engine, tmp_path, WRONG)
     [r] = run_check(spec, budget_s=3, engines=(engine,) if engine != "example" else ("crosshair",))
     [v] = r.verdicts
     assert v.engine == engine
     assert v.verdict is Verdict.REFUTED, v.reason
-    assert v.counterexample and "inc(" in v.counterexample
-    assert v.reproducer and "inc(" in v.reproducer
+    call = "on tables t: [(" if engine == "database" else "inc("  # the database engine's input is a table
+    assert v.counterexample and call in v.counterexample
+    assert v.reproducer and ("migrate(conn)" if engine == "database" else "inc(") in v.reproducer
 
 
 @pytest.mark.parametrize("engine", registry.names())
 def test_every_engine_accepts_a_right_target(engine: str, tmp_path: Path) -> None:
-    spec = write_case(tmp_path, RIGHT, _spec_for(engine), name="t")
+    spec = _case(engine, tmp_path, RIGHT)
     [r] = run_check(spec, budget_s=3, engines=(engine,) if engine != "example" else ("crosshair",))
     [v] = r.verdicts
     assert v.engine == engine
@@ -74,7 +95,7 @@ def test_every_engine_accepts_a_right_target(engine: str, tmp_path: Path) -> Non
 
 @pytest.mark.parametrize("engine", registry.names())
 def test_no_engine_raises_for_a_target_that_fails_at_import(engine: str, tmp_path: Path) -> None:
-    spec = write_case(tmp_path, BROKEN, _spec_for(engine), name="t")
+    spec = _case(engine, tmp_path, BROKEN)
     [r] = run_check(spec, budget_s=3, engines=(engine,) if engine != "example" else ("crosshair",))
     [v] = r.verdicts
     assert v.engine == engine

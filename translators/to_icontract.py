@@ -24,7 +24,7 @@ that use it fail (as a spec error), not the whole harness.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from evalgap.specs_lang import ast as A
 from evalgap.specs_lang.lower import free_names, inline_lets
@@ -37,7 +37,8 @@ __all__ = ["Obligation", "Harness", "build_harness", "HARNESS_ROLE_KINDS", "scen
            "emit_domain"]
 
 #: Obligation kinds: how the verifier treats each requirement.
-HARNESS_ROLE_KINDS = ("function", "scenario", "example", "precondition", "informal", "config", "unsupported")
+HARNESS_ROLE_KINDS = ("function", "scenario", "example", "precondition", "informal", "config", "database",
+                      "unsupported")
 
 
 @dataclass(frozen=True)
@@ -56,9 +57,12 @@ class Obligation:
         preconditions: what narrows this requirement's domain, listed in the report as assumptions of the
             verdict: precondition requirement IDs, ``assume`` IDs and narrowed parameters
             (``n: int in 0..1000``).
-        reason: for ``unsupported``, why (the construct), for ``informal``, the category and reason.
+        reason: for ``unsupported``, why (the construct), for ``informal``, the category and reason; for
+            ``database``, the absolute path of the schema file.
         bounds: limits of the harness itself that a passing verdict holds only within (a class
             invariant's call-sequence length); the report lists them as the verdict's ``bounds``.
+        explore, explore_bounds: the requirement's ``explore KIND`` (the engine that explores its scenario,
+            e.g. ``schedules``) and the bounds written there, or None.
     """
 
     req_id: str
@@ -71,6 +75,8 @@ class Obligation:
     reason: str = ""
     check_spans: tuple[A.Span, ...] = ()
     bounds: tuple[str, ...] = ()
+    explore: str | None = None
+    explore_bounds: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -324,6 +330,9 @@ def _requirement(w: Writer, spec: A.Spec, req: A.Requirement, owner: object, fn:
     inf = req.informal
     if inf is not None:
         return Obligation(req.id, "informal", None, reason=f"{inf.category}: {inf.reason}")
+    if isinstance(owner, A.DatabaseDecl):
+        from evalgap.translators.to_database import database_obligation
+        return database_obligation(w, req, owner, fn)
     if isinstance(owner, A.ConfigDecl):
         return Obligation(req.id, "config", None, reason="a rule over a configuration file: checked by "
                           "`evalgap check-config` and the Z3 analysis, not against code")
@@ -345,7 +354,11 @@ def _requirement(w: Writer, spec: A.Spec, req: A.Requirement, owner: object, fn:
         raise UnsupportedConstruct("a scenario mixed with other clauses", req.span,
                                    "give each scenario its own requirement")
     if scenarios:
-        return _scenario(w, spec, req, scenarios[0], fn)
+        ob = _scenario(w, spec, req, scenarios[0], fn)
+        explores = [c for c in clauses if isinstance(c, A.Explore)]
+        if explores:
+            ob = replace(ob, explore=explores[0].kind, explore_bounds=explores[0].bounds)
+        return ob
     if examples and not (ensures or requires or raises):
         return _examples(w, req, examples, fn)
     if examples:

@@ -143,6 +143,7 @@ def verdict_from_dict(d: dict[str, Any]) -> EngineVerdict:
     fields["args"] = tuple((str(a), str(b)) for a, b in fields["args"])
     fields["assumptions"] = tuple(str(a) for a in fields.get("assumptions", ()))
     fields["bounds"] = tuple(str(b) for b in fields.get("bounds", ()))
+    fields["schedule"] = tuple(int(c) for c in fields.get("schedule", ()))
     return EngineVerdict(**fields)
 
 

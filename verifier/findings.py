@@ -130,6 +130,8 @@ class EngineVerdict:
             engine (``"call sequence: at most 3 method calls after construction"`` for a class invariant;
             collection sizes, numeric ranges, string alphabets). A ``verified`` with bounds is a bounded
             proof (the ``bounded-proof`` flag); it holds only within them. See docs/verdicts.md.
+        schedule: for a ``schedules`` refutation, the event-loop choices that replay it (with ``args``; see
+            :mod:`evalgap.verifier.engines.schedloop`), else empty.
     """
 
     engine: str
@@ -143,6 +145,7 @@ class EngineVerdict:
     cached: bool = False
     assumptions: tuple[str, ...] = ()
     bounds: tuple[str, ...] = ()
+    schedule: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -1,9 +1,10 @@
-"""Agent-written pipeline step: reads the shared counter, awaits the audit log, then writes the counter
-back. Its tests await the steps one after another, so no other task ever runs in between."""
+"""Agent-written pipeline: one asyncio task per batch, each adding its batch size to a shared counter. ``add``
+reads the counter, awaits the audit log, then writes the counter back. Its tests await the steps one after
+another, so no other task ever runs in between."""
 
 from __future__ import annotations
 
-from interleave import Checkpoint, run_interleaved
+import asyncio
 
 
 class Counter:
@@ -14,8 +15,8 @@ class Counter:
 
 
 async def audit(n: int) -> None:
-    """Write an audit record (an I/O call: the task may be suspended here)."""
-    await Checkpoint()
+    """Write an audit record (an I/O call: the task is suspended here)."""
+    await asyncio.sleep(0)
 
 
 async def add(counter: Counter, n: int) -> None:
@@ -25,8 +26,13 @@ async def add(counter: Counter, n: int) -> None:
     counter.value = current + n
 
 
-def run_pipeline(amounts: list[int], schedule: list[int]) -> int:
-    """Run one ``add`` task per amount, interleaved as ``schedule`` says; return the final counter."""
+async def process(counter: Counter, amounts: list[int]) -> None:
+    """Process every batch concurrently."""
+    await asyncio.gather(*(add(counter, n) for n in amounts))
+
+
+def run_pipeline(amounts: list[int]) -> int:
+    """Run the pipeline over ``amounts`` on a new event loop; return the final counter."""
     counter = Counter()
-    run_interleaved([add(counter, n) for n in amounts], schedule)
+    asyncio.run(process(counter, amounts))
     return counter.value

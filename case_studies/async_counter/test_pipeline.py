@@ -23,10 +23,5 @@ def test_counts_every_item() -> None:
     assert asyncio.run(main()) == 6
 
 
-def test_single_task() -> None:
-    async def main() -> int:
-        counter = impl.Counter()
-        await impl.add(counter, 5)
-        return counter.value
-
-    assert asyncio.run(main()) == 5
+def test_single_batch() -> None:
+    assert impl.run_pipeline([5]) == 5

@@ -1,17 +1,14 @@
-"""Agent-written migration: passes the migration tests, but skips rows whose name is empty ("malformed")
-instead of migrating them."""
+"""The agent's migration v1 -> v2 as the deploy script runs it: ``migrations/agent_0002_split_name.sql`` on the
+production connection (the schema v1 tables already there)."""
 
 from __future__ import annotations
 
-DEFAULT_COUNTRY = "ZZ"
+import sqlite3
+from pathlib import Path
+
+SQL = Path(__file__).parent / "migrations" / "agent_0002_split_name.sql"
 
 
-def migrate(rows: list[tuple[str, int, str]]) -> list[tuple[str, str, int, str]]:
-    """Every v1 row as a v2 row, in the same order."""
-    out = []
-    for name, height_cm, country in rows:
-        if not name:
-            continue  # malformed row: nothing to split
-        first, _, last = name.partition(" ")
-        out.append((first, last, height_cm * 10, country or DEFAULT_COUNTRY))
-    return out
+def migrate(conn: sqlite3.Connection) -> None:
+    """Run the migration script on ``conn``."""
+    conn.executescript(SQL.read_text(encoding="utf-8"))

@@ -79,8 +79,10 @@ def _builtin() -> None:
     from evalgap.verifier.engines.crosshair import CrossHairEngine
     from evalgap.verifier.engines.examples import ExampleEngine
     from evalgap.verifier.engines.hypothesis import HypothesisEngine
+    from evalgap.verifier.engines.database import DatabaseEngine
+    from evalgap.verifier.engines.schedules import SchedulesEngine
 
-    for engine in (CrossHairEngine(), HypothesisEngine(), ExampleEngine()):
+    for engine in (CrossHairEngine(), HypothesisEngine(), ExampleEngine(), SchedulesEngine(), DatabaseEngine()):
         _ENGINES.setdefault(engine.name, engine)
 
 

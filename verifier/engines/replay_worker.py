@@ -7,7 +7,9 @@ function with a violated postcondition and requiring ``icontract.ViolationError`
 Request keys: ``paths``, ``harness``, ``function``, ``args`` (Python source of each positional argument,
 as CrossHair printed it; evaluated in the harness module's namespace over the target module's, with CrossHair's
 library stand-ins rebuilt: :mod:`evalgap.verifier.engines.standins`), ``target_module`` (the module under
-check, whose folder tells the target's frames apart in a traceback).
+check, whose folder tells the target's frames apart in a traceback), ``schedule`` (optional: a list of
+event-loop choices; every event loop the call starts is then controlled and follows it, see
+:mod:`evalgap.verifier.engines.schedloop`; the result then carries ``steps``, the run's task steps).
 
 Result keys: ``outcome`` one of
 
@@ -30,6 +32,7 @@ import importlib
 import os
 import sys
 import traceback
+from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
 import icontract
@@ -116,6 +119,25 @@ def _target_roots(req: dict[str, Any]) -> list[str]:
     return [os.path.dirname(os.path.abspath(file))] if file else []
 
 
+def _loop(req: dict[str, Any], steps: list[str]) -> AbstractContextManager[Any]:
+    """A controlled event loop following ``req["schedule"]`` (its steps appended to ``steps``), or nothing."""
+    schedule = req.get("schedule")
+    if schedule is None:
+        return nullcontext()
+    from contextlib import contextmanager
+
+    from evalgap.verifier.engines import schedloop
+
+    @contextmanager
+    def ctx() -> Any:
+        with schedloop.controlled(schedloop.Prefix([int(c) for c in schedule])) as run:
+            try:
+                yield run
+            finally:
+                steps.extend(run.steps)
+    return ctx()
+
+
 def main(argv: list[str]) -> int:
     """Replay one counterexample (see the module docstring); always 0, the outcome is in the result."""
     return channel.run(argv, _work)
@@ -145,8 +167,11 @@ def _work(ch: channel.Channel) -> dict[str, Any]:
     except BaseException as exc:  # noqa: BLE001
         return {"outcome": "bad-args", "message": f"{type(exc).__name__}: {exc}"}
     harness_file = os.path.abspath(getattr(harness, "__file__", ""))
+    steps: list[str] = []
+    extra = {"steps": steps} if req.get("schedule") is not None else {}
     try:
-        returned = fn(*args)
+        with _loop(req, steps):
+            returned = fn(*args)
     except icontract.ViolationError as exc:
         text = str(exc)
         # icontract puts "File ..., line N in ...:" before the description: look at every line
@@ -155,15 +180,16 @@ def _work(ch: channel.Channel) -> dict[str, Any]:
         if kind == "post" and hasattr(fn, "__wrapped__"):
             try:
                 again = _build_args(req["args"], replay_namespace(harness, target_mod))
-                returned_index = fn.__wrapped__(*again)
+                with _loop(req, []):
+                    returned_index = fn.__wrapped__(*again)
             except BaseException:  # noqa: BLE001
                 returned_index = None
-        return {"outcome": "violation", "kind": kind, "message": text[:4000],
+        return {"outcome": "violation", "kind": kind, "message": text[:4000], **extra,
                 "returned": returned_index if isinstance(returned_index, int) else None}
     except BaseException as exc:  # noqa: BLE001
         tb = traceback.extract_tb(exc.__traceback__)
         innermost = os.path.abspath(tb[-1].filename) if tb else ""
-        return {"outcome": "exception", "type": type(exc).__name__, "message": str(exc)[:2000],
+        return {"outcome": "exception", "type": type(exc).__name__, "message": str(exc)[:2000], **extra,
                      "in_harness": innermost == harness_file,
                      "origin": origin(exc, harness_file, _target_roots(req), target_code_objects(
                          sys.modules.get(str(req.get("target_module") or "")))),
@@ -173,7 +199,7 @@ def _work(ch: channel.Channel) -> dict[str, Any]:
                      "returned": returned if isinstance(returned, int) else None}
     if channel.contracts_enforced("replay") is not None:
         ch.flag("icontract's checks were switched off during the replay")
-    return {"outcome": "passed", "returned": repr(returned)[:500]}
+    return {"outcome": "passed", "returned": repr(returned)[:500], **extra}
 
 
 if __name__ == "__main__":

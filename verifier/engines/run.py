@@ -71,13 +71,21 @@ def _cache_key(engine: str, ob: Obligation, harness: Harness, target: Target, op
     fp = target_fingerprint(target.module, target.paths, names_in(code))
     if fp is None:
         return None
-    obl = repr((ob.kind, ob.params, ob.target_function, ob.checks, ob.preconditions))
+    obl = repr((ob.kind, ob.params, ob.target_function, ob.checks, ob.preconditions)
+               + ((ob.explore, ob.explore_bounds) if ob.explore else ()))
+    if ob.kind == "database":  # the schema's DDL is part of what the verdict depends on
+        try:
+            obl += "\n" + Path(ob.reason).read_text(encoding="utf-8")
+        except OSError:
+            return None
     return entry_key(engine, code + "\n" + obl, fp, _engine_budget(engine, opts))
 
 
 def _engines_of(ob: Obligation, opts: Settings) -> tuple[str, ...]:
     if ob.kind == "example":
         return ("example",)
+    if ob.explore is not None:  # `explore schedules`: the exploring engine instead of the selected ones
+        return (ob.explore,)
     return opts.engines if ob.kind in ("function", "scenario") else ()
 
 
@@ -141,7 +149,7 @@ def _check_one(req: A.Requirement, owner: object, ob: Obligation, harness: Harne
         verdicts = [_cached_run("example", req, owner, ob, harness, hdir, target, source, opts, cache)]
     else:
         verdicts = [_cached_run(e, req, owner, ob, harness, hdir, target, source, opts, cache, spec)
-                    for e in opts.engines]
+                    for e in _engines_of(ob, opts)]
     verdict = overall([v.verdict for v in verdicts], [v.reason for v in verdicts])
     return RequirementResult(**base, verdicts=tuple(verdicts), verdict=verdict,  # type: ignore[arg-type]
                              elapsed_s=time.monotonic() - start)
