@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from evalgap.translators.to_icontract import Harness, Obligation
 from evalgap.verifier.cache import default_cache_dir
-from evalgap.verifier.engines.common import from_replay, hidden_state, replay, worker_failure
+from evalgap.verifier.engines.common import cpu_limit_s, from_replay, hidden_state, replay, worker_failure
 from evalgap.verifier.engines.registry import EngineJob
 from evalgap.verifier.findings import Budget, EngineVerdict, Verdict
 from evalgap.verifier.sandbox import runner
@@ -69,10 +69,13 @@ def run_hypothesis(ob: Obligation, harness: Harness, hdir: Path, target: Target,
     request = {"paths": [str(hdir), *target.paths], "harness": harness.module, "function": ob.function,
                "strategies": list(strategies), "max_examples": n, "seed": opts.seed,
                "storage_dir": _storage_dir(opts)}
-    cpu = max(20.0, 2 * opts.budget_s + 10)
+    # the budget bounds Hypothesis's CPU too (its examples are its own budget): an example that never returns
+    # is stopped within about 1.25x the budget plus a second for Hypothesis's own set-up and shrinking (at least
+    # 5 CPU s: Hypothesis's start-up per run is not small)
+    cpu = max(5.0, cpu_limit_s(opts.budget_s) + 1.0)
     hash_seed = runner.HASH_SEEDS[1]  # not the seed of CrossHair's first run: no verdict rests on one hash order
     out = run_worker("hypothesis", request,
-                     Limits(cpu_s=cpu, wall_s=wall_limit(cpu, 10), memory_bytes=opts.memory_bytes),
+                     Limits(cpu_s=cpu, wall_s=wall_limit(cpu, 5.0), memory_bytes=opts.memory_bytes),
                      hash_seed=hash_seed)
     res = out.result or {}
     valid, rejected = int(res.get("valid", 0)), int(res.get("rejected", 0))
