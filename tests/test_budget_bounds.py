@@ -4,6 +4,7 @@ limit (CrossHair checks its own deadline only at new branches), and the reason s
 
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 
@@ -12,7 +13,6 @@ import pytest
 from enginehelp import run_check, write_case
 from evalgap.verifier.engines.common import cpu_limit_s, worker_failure
 from evalgap.verifier.findings import Budget, Verdict
-from evalgap.verifier.sandbox import runner
 from evalgap.verifier.sandbox.runner import WALL_LOAD_CAP, WorkerOutcome, wall_limit
 
 LOOP = """
@@ -30,10 +30,10 @@ def test_cpu_limit_is_the_budget_plus_a_small_margin() -> None:
 
 
 def test_wall_limit_stretches_with_load_only_up_to_the_cap(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(runner.os, "getloadavg", lambda: (0.1, 0.1, 0.1))
+    monkeypatch.setattr(os, "getloadavg", lambda: (0.1, 0.1, 0.1))
     idle = wall_limit(4.0, 5.0)
     assert idle == 1.5 * 4.0 + 5.0
-    monkeypatch.setattr(runner.os, "getloadavg", lambda: (500.0, 500.0, 500.0))
+    monkeypatch.setattr(os, "getloadavg", lambda: (500.0, 500.0, 500.0))
     assert wall_limit(4.0, 5.0) == idle * WALL_LOAD_CAP
     assert WALL_LOAD_CAP <= 3.0
 

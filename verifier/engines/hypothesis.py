@@ -74,9 +74,9 @@ def run_hypothesis(ob: Obligation, harness: Harness, hdir: Path, target: Target,
                "strategies": list(strategies), "max_examples": n, "seed": opts.seed,
                "storage_dir": _storage_dir(opts)}
     # the budget bounds Hypothesis's CPU too (its examples are its own budget): an example that never returns
-    # is stopped within about 1.25x the budget plus a second for Hypothesis's own set-up and shrinking (at least
-    # 5 CPU s: Hypothesis's start-up per run is not small)
-    cpu = max(5.0, cpu_limit_s(opts.budget_s) + 1.0)
+    # is stopped within about 1.25x the budget plus half a second for Hypothesis's own set-up and shrinking (at
+    # least 3 CPU s, for the smallest budgets)
+    cpu = max(3.0, cpu_limit_s(opts.budget_s) + 0.5)
     hash_seed = runner.HASH_SEEDS[1]  # not the seed of CrossHair's first run: no verdict rests on one hash order
     out = run_worker("hypothesis", request,
                      Limits(cpu_s=cpu, wall_s=wall_limit(cpu, 5.0), memory_bytes=opts.memory_bytes),
