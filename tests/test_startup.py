@@ -18,7 +18,11 @@ from evalgap.verifier.sandbox import forkserver
 
 def test_one_requirement_at_two_jobs_starts_one_server_per_kind(tmp_path: Path,
                                                                monkeypatch: pytest.MonkeyPatch) -> None:
-    forkserver.pool().close()  # servers of earlier tests would answer without starting new ones
+    from evalgap.verifier.sandbox import runner
+
+    forkserver.pool().close()  # servers of earlier tests (every hash seed's pool) would answer without starting
+    for other in list(runner._SEED_POOLS.values()):
+        other.close()
     started: list[str] = []
     original = forkserver.ForkServer.__init__
 
