@@ -7,9 +7,12 @@ from pathlib import Path
 
 import click
 
-from evalgap.verifier.cli.common import fail
 from evalgap.verifier.errors import VerifierError
-from evalgap.verifier.report.gap import EXIT_OK
+
+#: the exit code of a run without findings (``evalgap.verifier.report.gap.EXIT_OK``; not imported here, so that
+#: ``evalgap --help``, which imports this module to list the commands, does not load the reports and the spec
+#: language; tests/test_startup.py checks the two are equal)
+EXIT_OK = 0
 
 __all__ = ["compare", "import_cmd"]
 
@@ -78,6 +81,8 @@ def compare(dataset: str, evaluators: str, executor: str, ray_address: str | Non
             summary = run_compare(ds, out, opts, not no_plots,
                                   lambda done, total: bar.update(tid, completed=done, total=total))
     except (VerifierError, ValueError) as exc:
+        from evalgap.verifier.cli.common import fail
+
         fail(str(exc), prefix="evalgap compare: ")
     click.echo(f"{summary.candidates} candidates ({summary.programs} distinct programs); evaluation gap: "
                f"{summary.gap['count']} programs; results in {out}/summary.md")
@@ -113,6 +118,8 @@ def import_cmd(fmt: str, src: Path, data: Path | None, out: Path) -> None:
     try:
         rep = import_folder(fmt, src, data, out)
     except VerifierError as exc:
+        from evalgap.verifier.cli.common import fail
+
         fail(str(exc), prefix="evalgap import: ")
     click.echo(f"{len(rep.imported)} imported, {len(rep.skipped)} not imported; see {out}/IMPORT_REPORT.md")
     raise SystemExit(1 if rep.skipped else EXIT_OK)

@@ -138,7 +138,8 @@ def _hypothesis(task: Task, cand: Candidate, s: EvalSettings, constants: str) ->
 
 def _crosshair_on(name: str, spec_text: str, folder: Path, module: str, s: EvalSettings) -> EvalVerdict:
     from evalgap.specs_lang import SpecError, check_structure, parse
-    from evalgap.verifier.engines.run import CPU_LIMIT_MARGIN_S, check_spec
+    from evalgap.verifier.engines.common import cpu_limit_s
+    from evalgap.verifier.engines.run import check_spec
     from evalgap.verifier.options import Settings
     from evalgap.verifier.project.targets import Target
 
@@ -167,7 +168,7 @@ def _crosshair_on(name: str, spec_text: str, folder: Path, module: str, s: EvalS
                ("attempts", attempt + 1))
     # the engine forks CrossHair workers from a server process, so the RUSAGE_CHILDREN delta of
     # :func:`evaluate` does not see them: report their own CPU seconds (the CPU limit for a worker killed at it)
-    limit = s.crosshair_budget_s + CPU_LIMIT_MARGIN_S
+    limit = cpu_limit_s(s.crosshair_budget_s)
     unseen = sum(v.budget.used_s if v.budget.used_s is not None else (limit if "CPU limit" in v.reason else 0.0)
                  for r in checked for v in r.verdicts if v.engine == "crosshair")
     return EvalVerdict(name, worst.verdict, f"{worst.id}: {ev.reason}", cpu_s=unseen,

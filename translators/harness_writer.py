@@ -17,6 +17,7 @@ from evalgap.specs_lang.lower import applicable_assumptions, domain_conditions, 
 from evalgap.translators.pyexpr import collect_old, to_python
 
 __all__ = ["Writer", "Domain", "desc", "type_names", "safe", "domain_for", "emit_condition", "snapshots",
+           "is_boolean", "truth_text",
            "exceptional_body", "TYPING_NAMES", "typing_import_line"]
 
 #: The typing names a spec's or a target's annotations may use; the harness header imports every one of them
@@ -121,18 +122,88 @@ def domain_for(spec: A.Spec, params: tuple[A.Param, ...]) -> Domain:
     return d
 
 
+#: Calls that always return a real ``bool`` (or CrossHair's symbolic one) when they name the builtin.
+_BOOL_CALLS = frozenset({"isinstance", "issubclass", "callable", "hasattr", "all", "any", "bool"})
+
+
+def is_boolean(expr: A.Expr, w: Writer | None = None) -> bool:
+    """Whether ``expr`` always evaluates to a ``bool`` (so a clause may return it as it is).
+
+    Comparisons, ``not``, ``all``/``any`` (``forall``/``exists``), ``<==>`` and ``and``/``or``/``==>``/``if``
+    of such expressions are; a bare name, an arithmetic value or a call of anything but a builtin predicate
+    (not shadowed by the spec or the target, ``w``; without ``w`` no call counts) is not. A comparison counts as boolean: every builtin type's
+    comparison returns a ``bool``.
+
+    Args:
+        expr: a spec expression.
+        w: the harness writer, whose spec-declared and helper names shadow the builtin predicates.
+
+    Returns:
+        True when the value is known to be a ``bool``.
+    """
+    if isinstance(expr, (A.Compare, A.Not, A.Quantifier, A.Iff)):
+        return True
+    if isinstance(expr, A.Const):
+        return isinstance(expr.value, bool)
+    if isinstance(expr, A.BoolOp):
+        return all(is_boolean(v, w) for v in expr.values)
+    if isinstance(expr, A.Implies):  # ``(not (a) or (b))``: True or b's value
+        return is_boolean(expr.right, w)
+    if isinstance(expr, A.IfExp):
+        return is_boolean(expr.body, w) and is_boolean(expr.orelse, w)
+    if isinstance(expr, A.Call) and isinstance(expr.func, A.Name) and expr.func.id in _BOOL_CALLS:
+        return w is not None and expr.func.id not in w.declared and expr.func.id not in w.local_names
+    return False
+
+
+def truth_text(expr: A.Expr, w: Writer | None = None, old: dict[A.Old, str] | None = None) -> str:
+    """Python text of ``expr``'s truth value: the expression itself when :func:`is_boolean`, else ``bool(...)``.
+
+    A bare comparison costs CrossHair no extra branch: it decides a returned precondition with
+    ``prefer_true`` (no path where the precondition fails) and a postcondition with one ``bool()`` of its own,
+    while a ``bool()`` inside the condition forces an ordinary two-way branch first. A value that is not known
+    to be a ``bool`` (a list, a str: CrossHair's ``prefer_true`` calls ``__bool__``, which they lack) keeps
+    ``bool()``, so every clause is judged by Python's truth value as before.
+    """
+    text = to_python(expr, old)
+    return text if is_boolean(expr, w) else f"bool({text})"
+
+
 def emit_condition(w: Writer, name: str, expr: A.Expr, params: tuple[str, ...], allow_result: bool,
-                   old: dict[A.Old, str] | None = None) -> None:
-    """Emit ``def name(<the params expr reads>[, result][, OLD]) -> bool: return bool(<expr>)``."""
-    names = free_names(expr)
+                   old: dict[A.Old, str] | None = None, guard: A.Expr | None = None) -> None:
+    """Emit ``def name(<the params expr reads>[, result][, OLD]) -> bool: return <expr>`` (see
+    :func:`truth_text`).
+
+    Args:
+        w: the writer.
+        name: the condition function's name.
+        expr: the clause.
+        params: the check function's parameter names (the condition takes those ``expr`` reads).
+        allow_result: whether ``result`` is a parameter (postconditions).
+        old: the ``old()`` mapping of :func:`snapshots`.
+        guard: for the second and later ``ensures`` of a requirement, the conjunction of the earlier ones:
+            where ``expr`` raises and ``guard`` is false, the condition holds (the earlier clause's own
+            condition reports the violation). Evaluated only when ``expr`` raises, so it adds no branch to
+            the paths where ``expr`` has a value (``not guard or expr`` would split every path on ``guard``).
+    """
+    names = free_names(expr) | (free_names(guard) if guard is not None else set())
     args = [p for p in params if p in names]
     if allow_result and "result" in names:
         args.append("result")
-    if old and any(old.get(o, "").startswith("OLD.") for o in collect_old(expr)):
+    olds = collect_old(expr) + (collect_old(guard) if guard is not None else [])
+    if old and any(old.get(o, "").startswith("OLD.") for o in olds):
         args.append("OLD")
     w.need(names - set(params) - {"result"})
     w.emit(f"def {name}({', '.join(args)}) -> bool:")
-    w.emit(f"return bool({to_python(expr, old)})", 1)
+    if guard is None:
+        w.emit(f"return {truth_text(expr, w, old)}", 1)
+    else:
+        w.emit("try:", 1)
+        w.emit(f"return {truth_text(expr, w, old)}", 2)
+        w.emit("except Exception:", 1)
+        w.emit(f"if not {to_python(guard, old)}:", 2)
+        w.emit("return True", 3)
+        w.emit("raise", 2)
     w.emit()
 
 
@@ -187,9 +258,9 @@ def exceptional_body(call: str, raises: list[A.Raises], ensures: list[str], *, o
         constant, so :mod:`evalgap.verifier.report.emit_tests` can turn the body into assertions.
     """
     n = len(raises)
-    body = [f"_eg_when = [{', '.join(f'bool({to_python(r.when)})' for r in raises)}]"]
-    if others:
-        body.append(f"_eg_other = [{', '.join(f'bool({o})' for o in others)}]")
+    # each `when` is captured before the call as a bool (a comparison as it is: its truth value cannot change
+    # with the call, and CrossHair then decides only the ones `any` and the `except` test actually read)
+    body = [f"_eg_when = [{', '.join(truth_text(r.when) for r in raises)}]"]
     fail = [ln for i in range(1, n) for ln in (f"if _eg_when[{i - 1}]:", f"    return {i}")] + [f"return {n}"]
     accepted = " or ".join(f"(_eg_when[{i}] and isinstance(_eg_exc, {r.exception}))" for i, r in enumerate(raises))
     # Exception plus the named classes: CrossHair's path-control exceptions derive from BaseException only
@@ -199,7 +270,9 @@ def exceptional_body(call: str, raises: list[A.Raises], ensures: list[str], *, o
     body += [f"            {ln}" for ln in fail]
     body += ["    else:"] + [f"        {ln}" for ln in fail]
     if ensures or call_normally:
-        body.append("elif not any(_eg_other):" if others else "else:")
+        # the other requirements' `when`s are read here, still before the call, and lazily (`or`), so a path
+        # decides only as many of them as it needs
+        body.append(f"elif not ({' or '.join(f'({o})' for o in others)}):" if others else "else:")
         body += [f"    {ln}" for ln in before_call]
         body.append(f"    result = {call}")
         for j, e in enumerate(ensures, n + 1):

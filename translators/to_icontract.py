@@ -249,13 +249,14 @@ def _function(w: Writer, spec: A.Spec, req: A.Requirement, decl: A.FunctionDecl,
     for i, cl in enumerate(ensures):
         spans.append(cl.expr.span)
         cname = f"_eg_post_{fn}_{i}"
-        # `ensures A` then `ensures B` means `A and B` (Python's short-circuit): B is checked only where the
-        # clauses before it hold, so a false A is reported as A's violation even where B would raise (CrossHair
-        # otherwise reports B's exception, which reads as a spec error, not a counterexample)
+        # `ensures A` then `ensures B` means `A and B` (Python's short-circuit): where B raises and an earlier
+        # clause is false, B's condition holds, so a false A is reported as A's violation (CrossHair otherwise
+        # reports B's exception, which reads as a spec error, not a counterexample); the earlier clauses are
+        # read only when B raises (emit_condition's guard), so they add no branch to B's other paths
         earlier = [c.expr for c in ensures[:i]]
-        guarded: A.Expr = cl.expr if not earlier else A.Implies(
-            earlier[0] if len(earlier) == 1 else A.BoolOp("and", tuple(earlier), cl.expr.span), cl.expr, cl.expr.span)
-        emit_condition(w, cname, guarded, names, allow_result=True, old=old_map)
+        guard: A.Expr | None = None if not earlier else (
+            earlier[0] if len(earlier) == 1 else A.BoolOp("and", tuple(earlier), cl.expr.span))
+        emit_condition(w, cname, cl.expr, names, allow_result=True, old=old_map, guard=guard)
         checks.append(to_python(cl.expr, old_map or None))
         posts.append(f"@icontract.ensure({cname}, {desc(req.id, req.prose)})")
     w.emit()

@@ -205,7 +205,10 @@ def check(spec: SpecInput, target: TargetInput = None, *, settings: Settings | N
                              lambda row: send(CaseFinished(row.case, row.elapsed_s, row.matches)))
         opts = settings or globals()["settings"](path if path.is_dir() else path.parent)
         if not opts.cache:
-            warm_up(opts)  # fork servers start while the spec is parsed (with the cache: after lookups)
+            # one fork server per kind starts while the spec is parsed (with the cache: after lookups); the
+            # engine adds more once it knows how many requirements need them (a 1-requirement spec at -j 2 must
+            # not start two of each kind)
+            warm_up(opts, 1)
         loaded, resolved, case = load_spec(path, target, opts=opts)
         spec_path = Path(loaded.files[0])
     else:

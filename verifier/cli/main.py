@@ -23,7 +23,7 @@ from importlib.metadata import entry_points
 
 import click
 
-__all__ = ["main", "cli", "BUILTIN_COMMANDS"]
+__all__ = ["main", "cli", "BUILTIN_COMMANDS", "SHORT_HELP"]
 
 _C = "evalgap.verifier.cli"
 #: command name -> "module:attribute" of the built-in commands.
@@ -41,11 +41,48 @@ def _plugins() -> dict[str, str]:
     return {ep.name: ep.value for ep in entry_points(group="evalgap.commands") if ep.name not in BUILTIN_COMMANDS}
 
 
+#: The one-line help ``evalgap --help`` lists for each built-in command, so that listing them imports none of
+#: them (each command module pulls in the spec language, the reports, ...); a test keeps these equal to the
+#: commands' own ``get_short_help_str()``.
+SHORT_HELP: dict[str, str] = {
+    "analyze": "Z3 analysis of SPEC's requirements: conflicts, vacuity,...",
+    "author": "Draft a .req spec from prose INPUT (Markdown, text, or a...",
+    "cache": "The result cache: where it is, how big, and how to empty...",
+    "check": "Check SPEC (a .req file or a case folder with case.toml)...",
+    "check-config": "Check CONFIG_FILE (.json, .yaml, .toml) against SPEC's...",
+    "diff": "Show verdict changes from OLD to NEW JSON gap reports;...",
+    "explain": "Print one requirement's full story from a JSON gap...",
+    "export": "Export SPEC's requirements as an icontract module or a...",
+    "fmt": "Rewrite FILES (.req) in the canonical layout, keeping...",
+    "gate": "Gate a change of REPO (default .): requirements it...",
+    "lint": "Check SPECS: syntax, structure, names and types, and the...",
+    "lsp": "Serve the evalgap language server (diagnostics,...",
+    "mcp": "Serve evalgap's tools (check, gate, lint, format,...",
+    "schema": "Print the JSON Schema of the JSON gap report (the version...",
+}
+
+
 class _LazyGroup(click.Group):
-    """A group whose commands are imported on first use."""
+    """A group whose commands are imported on first use (``--help`` lists the built-in ones from
+    :data:`SHORT_HELP` without importing them)."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*BUILTIN_COMMANDS, *_plugins()})
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = []
+        names = self.list_commands(ctx)
+        limit = formatter.width - 6 - max(map(len, names), default=0)
+        for name in names:
+            if name in SHORT_HELP:
+                rows.append((name, SHORT_HELP[name]))
+                continue
+            command = self.get_command(ctx, name)
+            if command is not None and not command.hidden:
+                rows.append((name, command.get_short_help_str(limit)))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         where = BUILTIN_COMMANDS.get(cmd_name) or _plugins().get(cmd_name)

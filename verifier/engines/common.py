@@ -20,14 +20,26 @@ from evalgap.verifier.sandbox.runner import Limits, WorkerOutcome, run_worker, w
 
 __all__ = ["ReplayResult", "replay", "from_replay", "worker_failure", "signal_name", "split_call", "display_call",
            "span_text", "check_text", "failed_check", "formal_text", "hidden_state", "CPU_LIMIT_MARGIN_S",
+           "cpu_limit_s",
            "CROSSHAIR_CAVEAT", "INTEGRITY_REASONS"]
 
 #: Reason categories of an ``unknown`` that no other engine's verdict may outweigh (only a replayed
 #: refutation does): the code behaved differently from run to run, or touched the checking machinery.
 INTEGRITY_REASONS = ("nondeterminism", "tampered", "gaming suspected", "depends on the hash seed")
 
-#: CPU seconds a CrossHair worker may use beyond its budget (start-up, Z3, cleanup) before it is killed.
-CPU_LIMIT_MARGIN_S = 15.0
+#: The least CPU seconds an engine worker may use beyond its budget (the harness and target imports, Z3's last
+#: query, writing the result) before it is killed; the margin is a quarter of the budget when that is more. The
+#: fork server has imported CrossHair and Z3 already (a spawned worker gets their import on top, see
+#: :data:`evalgap.verifier.sandbox.runner.SPAWN_CPU_S`).
+CPU_LIMIT_MARGIN_S = 1.0
+
+
+def cpu_limit_s(budget_s: float) -> float:
+    """The CPU limit (seconds) of an engine worker with a budget of ``budget_s`` CPU seconds: the budget plus
+    ``max(CPU_LIMIT_MARGIN_S, budget_s / 4)``. CrossHair checks its own deadline only when it meets a new
+    branch, so code that loops without one (``while True: pass``) runs until this limit stops it: within
+    1.25x the budget (3 s: 4 s), not the budget plus 15 s as before."""
+    return budget_s + max(CPU_LIMIT_MARGIN_S, budget_s / 4)
 
 CROSSHAIR_CAVEAT = ("all paths exhausted (CrossHair's proof: sound within its modelling of Python and of the "
                     "libraries it patches)")
@@ -227,6 +239,9 @@ def signal_name(returncode: int | None) -> str | None:
         return f"signal {-returncode}"
 
 
+_cpu_limit = cpu_limit_s
+
+
 def worker_failure(out: WorkerOutcome, budget: Budget, elapsed: float, engine: str = "crosshair",
                    cpu_limit_s: float | None = None) -> EngineVerdict | None:
     """The verdict for a worker that failed (blocked, errored, timed out, killed), or None when it reported.
@@ -257,10 +272,14 @@ def worker_failure(out: WorkerOutcome, budget: Budget, elapsed: float, engine: s
         return EngineVerdict(engine, Verdict.UNKNOWN, f"{kind}: {err}", budget, elapsed_s=elapsed)
     sig = signal_name(out.returncode)
     limit = cpu_limit_s if cpu_limit_s is not None else (
-        budget.seconds + CPU_LIMIT_MARGIN_S if budget.seconds is not None else None)
+        _cpu_limit(budget.seconds) if budget.seconds is not None else None)
+    of = f" of {limit:g} CPU s" if limit is not None else ""
+    given = f" (the budget of {budget.seconds:g} s plus a margin)" if budget.seconds is not None and limit else ""
     reasons = {
-        "timeout": f"timeout: the worker exceeded its wall-clock limit ({out.wall_s:.0f} s) and was killed",
-        "cpu-limit": f"budget exhausted: the worker hit its CPU limit and was killed by {sig}",
+        "timeout": f"timeout: the wall-clock limit fired: the worker exceeded its wall-clock limit "
+                   f"({out.wall_s:.0f} s) and was killed",
+        "cpu-limit": f"budget exhausted: the CPU limit fired: the worker used its CPU limit{of}{given} and was "
+                     f"killed by {sig}",
         "memory": "memory limit: the worker ran out of its address-space limit",
     }
     status = out.status

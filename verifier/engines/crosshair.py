@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from evalgap.translators.to_icontract import Harness, Obligation
-from evalgap.verifier.engines.common import (CPU_LIMIT_MARGIN_S, CROSSHAIR_CAVEAT, INTEGRITY_REASONS, from_replay,
+from evalgap.verifier.engines.common import (CROSSHAIR_CAVEAT, cpu_limit_s, INTEGRITY_REASONS, from_replay,
                                              hidden_state, replay, split_call, worker_failure)
 from evalgap.verifier.engines.registry import EngineJob
 from evalgap.verifier.findings import Budget, EngineVerdict, Verdict
@@ -66,14 +66,15 @@ def _one_run(ob: Obligation, harness: Harness, hdir: Path, target: Target, opts:
     request = {"paths": [str(hdir), *target.paths], "harness": harness.module, "function": ob.function,
                "budget_s": per_condition, "per_path_timeout_s": max(0.5, per_condition / 2),
                "target_module": target.module}
-    limits = Limits(cpu_s=opts.budget_s + CPU_LIMIT_MARGIN_S, wall_s=wall_limit(opts.budget_s),
+    cpu = cpu_limit_s(opts.budget_s)
+    limits = Limits(cpu_s=cpu, wall_s=wall_limit(cpu, 5.0),
                     memory_bytes=opts.memory_bytes)
     out = run_worker("crosshair", request, limits, hash_seed=hash_seed)
     used = out.result.get("cpu_s") if out.result else None
     conds: list[dict[str, Any]] = list(out.result.get("conditions", [])) if out.result else []
     paths = sum(int(c.get("confirmed_paths", 0)) for c in conds) if conds else None
     budget = Budget(seconds=opts.budget_s, used_s=used, paths=paths, hash_seeds=(hash_seed,))
-    failed = worker_failure(out, budget, time.monotonic() - start)
+    failed = worker_failure(out, budget, time.monotonic() - start, cpu_limit_s=cpu)
     if failed is not None:
         return failed
     if not conds:
@@ -121,8 +122,8 @@ def _one_run(ob: Obligation, harness: Harness, hdir: Path, target: Target, opts:
         return EngineVerdict("crosshair", Verdict.NO_COUNTEREXAMPLE, f"no counterexample within "
                              f"{budget.describe()}; not all paths were explored, so this is not a proof",
                              budget, elapsed_s=elapsed)
-    return EngineVerdict("crosshair", Verdict.UNKNOWN, f"budget exhausted: no execution path completed within "
-                         f"{opts.budget_s:g} s", budget, elapsed_s=elapsed)
+    return EngineVerdict("crosshair", Verdict.UNKNOWN, f"budget exhausted: CrossHair's own deadline fired: no "
+                         f"execution path completed within {opts.budget_s:g} s", budget, elapsed_s=elapsed)
 
 
 class CrossHairEngine:

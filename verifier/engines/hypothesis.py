@@ -21,8 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from evalgap.translators.to_icontract import Harness, Obligation
-from evalgap.verifier.cache import default_cache_dir
-from evalgap.verifier.engines.common import from_replay, hidden_state, replay, worker_failure
+from evalgap.verifier.engines.common import cpu_limit_s, from_replay, hidden_state, replay, worker_failure
 from evalgap.verifier.engines.registry import EngineJob
 from evalgap.verifier.findings import Budget, EngineVerdict, Verdict
 from evalgap.verifier.sandbox import runner
@@ -36,10 +35,15 @@ __all__ = ["run_hypothesis", "HypothesisEngine"]
 
 
 def _storage_dir(opts: Settings) -> str:
-    """Where workers share Hypothesis's unicode tables: ``$EVALGAP_HYPOTHESIS_HOME``, else
-    ``hypothesis-home`` in the cache folder (used even with ``--no-cache``: it holds no results)."""
+    """Where workers share Hypothesis's unicode tables: ``$EVALGAP_HYPOTHESIS_HOME``, else one folder per user,
+    ``$XDG_CACHE_HOME/evalgap/hypothesis-home`` (``~/.cache/evalgap/hypothesis-home``), whatever the result
+    cache's folder (``--no-cache``, ``$EVALGAP_CACHE_DIR``, a CI job's fresh cache): the tables are built once
+    per user (about 4.6 s), not once per cache folder. The folder holds no results; jobs only read it."""
     env = os.environ.get("EVALGAP_HYPOTHESIS_HOME")
-    return env or str((opts.cache_dir or default_cache_dir()) / "hypothesis-home")
+    if env:
+        return env
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return str(Path(base) / "evalgap" / "hypothesis-home")
 
 
 def run_hypothesis(ob: Obligation, harness: Harness, hdir: Path, target: Target, opts: Settings, source: str,
@@ -69,10 +73,13 @@ def run_hypothesis(ob: Obligation, harness: Harness, hdir: Path, target: Target,
     request = {"paths": [str(hdir), *target.paths], "harness": harness.module, "function": ob.function,
                "strategies": list(strategies), "max_examples": n, "seed": opts.seed,
                "storage_dir": _storage_dir(opts)}
-    cpu = max(20.0, 2 * opts.budget_s + 10)
+    # the budget bounds Hypothesis's CPU too (its examples are its own budget): an example that never returns
+    # is stopped within about 1.25x the budget plus half a second for Hypothesis's own set-up and shrinking (at
+    # least 3 CPU s, for the smallest budgets)
+    cpu = max(3.0, cpu_limit_s(opts.budget_s) + 0.5)
     hash_seed = runner.HASH_SEEDS[1]  # not the seed of CrossHair's first run: no verdict rests on one hash order
     out = run_worker("hypothesis", request,
-                     Limits(cpu_s=cpu, wall_s=wall_limit(cpu, 10), memory_bytes=opts.memory_bytes),
+                     Limits(cpu_s=cpu, wall_s=wall_limit(cpu, 5.0), memory_bytes=opts.memory_bytes),
                      hash_seed=hash_seed)
     res = out.result or {}
     valid, rejected = int(res.get("valid", 0)), int(res.get("rejected", 0))

@@ -38,7 +38,8 @@ from typing import Any
 from evalgap.verifier.sandbox import forkserver, isolation, record, workers
 from evalgap.verifier.sandbox.lifetime import die_with_parent
 
-__all__ = ["Limits", "WorkerOutcome", "run_worker", "wall_limit", "prestart", "HASH_SEEDS"]
+__all__ = ["Limits", "WorkerOutcome", "run_worker", "wall_limit", "prestart", "HASH_SEEDS", "WALL_LOAD_CAP",
+           "SPAWN_CPU_S"]
 
 
 def _choose_seeds() -> tuple[int, int, int]:
@@ -99,15 +100,22 @@ class WorkerOutcome:
     sandbox: str = "python-guard"
 
 
+#: The most the wall-clock limit stretches with the machine's load (the 1-minute load average per core).
+WALL_LOAD_CAP = 3.0
+#: CPU seconds a spawned worker (no fork server) is given on top of its limit for importing its heavy modules.
+SPAWN_CPU_S = 2.0
+
+
 def wall_limit(cpu_s: float, slack_s: float = 30.0) -> float:
-    """A wall-clock limit for a worker allowed ``cpu_s`` CPU seconds: ``2 * cpu_s + slack_s``, stretched by
-    the machine's load (the 1-minute load average per core, when above 1), since the CPU limit is the real
-    budget and the wall clock only catches workers that sleep or block."""
+    """A wall-clock limit for a worker allowed ``cpu_s`` CPU seconds: ``1.5 * cpu_s + slack_s``, stretched by
+    the machine's load (the 1-minute load average per core, when above 1) up to :data:`WALL_LOAD_CAP` times.
+    The CPU limit is the real budget; the wall clock catches workers that sleep or block, so it must not grow
+    without bound on a loaded machine (before: up to 8 times)."""
     try:
         load = os.getloadavg()[0] / max(1, len(os.sched_getaffinity(0)))
     except (OSError, AttributeError):  # pragma: no cover - not Linux
         load = 1.0
-    return (2 * cpu_s + slack_s) * max(1.0, min(load, 8.0))
+    return (1.5 * cpu_s + slack_s) * max(1.0, min(load, WALL_LOAD_CAP))
 
 
 def _scrubbed_env(home: str, hash_seed: int | None = None) -> dict[str, str]:
@@ -149,6 +157,7 @@ def _run_spawned(module: str, req_path: Path, out_path: Path, work: Path,
                  limits: Limits, hash_seed: int | None = None) -> tuple[int | None, bool, bytes, str]:
     report_r, report_w = os.pipe()
     job_path = work.parent / "job.json"
+    limits = Limits(limits.cpu_s + SPAWN_CPU_S, limits.wall_s + SPAWN_CPU_S, limits.memory_bytes)  # imports
     job = {**_job(module, req_path, out_path, work, limits, hash_seed), "report_fd": report_w, "as_main": True}
     job_path.write_text(json.dumps(job), encoding="utf-8")
     cmd = [sys.executable, "-X", "utf8", "-m", "evalgap.verifier.sandbox.forkserver", "--job", str(job_path)]
