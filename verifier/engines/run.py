@@ -147,12 +147,13 @@ def _check_one(req: A.Requirement, owner: object, ob: Obligation, harness: Harne
         verdicts = [EngineVerdict("none", Verdict.UNKNOWN, f"unsupported: {ob.reason}")]
     elif ob.kind == "example":
         verdicts = [_cached_run("example", req, owner, ob, harness, hdir, target, source, opts, cache)]
-    elif opts.jobs >= 2 and len(opts.engines) > 1:
+    elif opts.jobs >= 2 and len(_engines_of(ob, opts)) > 1:
         # the engines side by side (each drives its own worker process), so a requirement takes the longest
         # engine's time rather than their sum: a target that never returns costs one budget of wall time
-        with ThreadPoolExecutor(max_workers=len(opts.engines)) as pool:
+        engines = _engines_of(ob, opts)
+        with ThreadPoolExecutor(max_workers=len(engines)) as pool:
             verdicts = list(pool.map(lambda e: _cached_run(e, req, owner, ob, harness, hdir, target, source, opts,
-                                                           cache, spec), opts.engines))
+                                                           cache, spec), engines))
     else:
         verdicts = [_cached_run(e, req, owner, ob, harness, hdir, target, source, opts, cache, spec)
                     for e in _engines_of(ob, opts)]
