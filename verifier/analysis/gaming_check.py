@@ -40,6 +40,8 @@ class ScannedCode:
         files: the files scanned.
         entropy: reads of randomness or the clock, as ``(owning function or None, file, line, what)``: a
             result that depends on them is not a proof (:func:`apply_entropy`).
+        concurrency: calls that start concurrent tasks or threads (``asyncio.gather``, ``threading.Thread``
+            ...), in the same shape: the schedule is an input no path-exhausting engine explores.
     """
 
     findings: tuple[GamingFinding, ...]
@@ -47,6 +49,7 @@ class ScannedCode:
     calls: dict[str, frozenset[str]]
     files: tuple[str, ...]
     entropy: tuple[tuple[str | None, str, int, str], ...] = ()
+    concurrency: tuple[tuple[str | None, str, int, str], ...] = ()
 
 
 def _imports(tree: ast.Module, here: Path, roots: list[Path]) -> list[Path]:
@@ -118,6 +121,7 @@ def scan_target(file: str | None, paths: Iterable[str]) -> ScannedCode:
     owners: list[str | None] = []
     calls: dict[str, frozenset[str]] = {}
     entropy: list[tuple[str | None, str, int, str]] = []
+    concurrency: list[tuple[str | None, str, int, str]] = []
     while todo and len(seen) < MAX_FILES:
         path = todo.pop(0)
         if path in seen or "site-packages" in path.parts:
@@ -135,6 +139,9 @@ def scan_target(file: str | None, paths: Iterable[str]) -> ScannedCode:
         for line, what in _entropy_reads(tree):
             inner = [q for q, lo, hi, _ in funcs if lo <= line <= hi]
             entropy.append((max(inner, key=len) if inner else None, str(path), line, what))
+        for line, what in _entropy_reads(tree, _CONCURRENCY, frozenset()):
+            inner = [q for q, lo, hi, _ in funcs if lo <= line <= hi]
+            concurrency.append((max(inner, key=len) if inner else None, str(path), line, what))
         for f in found:
             if f.silenced or f.code == SPECIAL_CASES_TEST_LITERALS:
                 continue
@@ -142,7 +149,8 @@ def scan_target(file: str | None, paths: Iterable[str]) -> ScannedCode:
             findings.append(f)
             owners.append(max(inner, key=len) if inner else None)
         todo += [p for p in _imports(tree, path, roots) if p not in seen]
-    return ScannedCode(tuple(findings), tuple(owners), calls, tuple(str(p) for p in seen), tuple(entropy))
+    return ScannedCode(tuple(findings), tuple(owners), calls, tuple(str(p) for p in seen), tuple(entropy),
+                       tuple(concurrency))
 
 
 #: Module -> its functions that read randomness or the clock (``None``: every function of the module). Code that
@@ -155,11 +163,21 @@ _ENTROPY: dict[str, frozenset[str] | None] = {
     "datetime": frozenset({"now", "today", "utcnow"}), "date": frozenset({"today"}),
 }
 _ENTROPY_KEEP = frozenset({"seed", "Random", "SystemRandom"})  # a seeded generator is a value, not a draw
+#: calls that run tasks or threads concurrently: which interleaving happens is an input CrossHair never varies
+_CONCURRENCY: dict[str, frozenset[str] | None] = {
+    "asyncio": frozenset({"gather", "create_task", "ensure_future", "wait", "as_completed", "TaskGroup",
+                          "run_coroutine_threadsafe", "to_thread", "wait_for", "shield", "timeout"}),
+    "threading": frozenset({"Thread", "Timer"}), "_thread": frozenset({"start_new_thread"}),
+    "futures": frozenset({"ThreadPoolExecutor", "ProcessPoolExecutor"}), "multiprocessing": None,
+}
 
 
-def _entropy_reads(tree: ast.Module) -> list[tuple[int, str]]:
-    """``(line, "random.random()")`` for every call that reads randomness or the clock, through ``import m``,
+def _entropy_reads(tree: ast.Module, table: dict[str, frozenset[str] | None] | None = None,
+                   keep: frozenset[str] = _ENTROPY_KEEP) -> list[tuple[int, str]]:
+    """``(line, "random.random()")`` for every call that reads randomness or the clock (or, with another
+    ``table`` of module -> function names, None for every function, calls of those), through ``import m``,
     ``import m as x``, ``from m import f`` or ``datetime.datetime.now()``."""
+    table = _ENTROPY if table is None else table
     alias: dict[str, str] = {}  # local name -> "module" or "module.function"
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -183,8 +201,8 @@ def _entropy_reads(tree: ast.Module) -> list[tuple[int, str]]:
         chain = dotted.split(".")
         func = chain[-1]
         for mod in chain[:-1][::-1]:
-            names = _ENTROPY.get(mod, frozenset())
-            if (names is None and func not in _ENTROPY_KEEP) or (names and func in names):
+            names = table.get(mod, frozenset())
+            if (names is None and func not in keep) or (names and func in names):
                 out.append((node.lineno, f"{dotted}()"))
                 break
     return out
@@ -218,6 +236,30 @@ def apply_entropy(results: Iterable[RequirementResult], scanned: ScannedCode,
         ev = EngineVerdict("nondeterminism", Verdict.UNKNOWN, f"nondeterminism: depends on randomness or the clock "
                            f"({what} at {os.path.basename(path)}:{line}): all paths of one run exhausted, but "
                            "another run draws other values, so this is not a proof")
+        out.append(replace(r, verdicts=(*r.verdicts, ev), verdict=Verdict.UNKNOWN))
+    return _apply_concurrency(out, scanned, calls)
+
+
+def _apply_concurrency(results: list[RequirementResult], scanned: ScannedCode,
+                       calls: dict[str, frozenset[str]]) -> tuple[RequirementResult, ...]:
+    """A ``verified`` requirement that reaches code starting concurrent tasks or threads becomes ``unknown``:
+    CrossHair exhausts the paths of one interleaving (the event loop's or the OS's default order), and the
+    schedule is an input it never varies, so that is not a proof (``explore schedules`` explores them)."""
+    out: list[RequirementResult] = []
+    for r in results:
+        if r.verdict is not Verdict.VERIFIED or not scanned.concurrency:
+            out.append(r)
+            continue
+        reach = _reach(r.target_functions, calls) if r.target_functions else None
+        mine = [e for e in scanned.concurrency if e[0] is None or reach is None or e[0] in reach]
+        if not mine:
+            out.append(r)
+            continue
+        _, path, line, what = mine[0]
+        ev = EngineVerdict("nondeterminism", Verdict.UNKNOWN, f"nondeterminism: runs tasks or threads concurrently "
+                           f"({what} at {os.path.basename(path)}:{line}): all paths of one interleaving exhausted, "
+                           "but the schedule was not varied, so this is not a proof (state the requirement with "
+                           "`explore schedules` to explore interleavings)")
         out.append(replace(r, verdicts=(*r.verdicts, ev), verdict=Verdict.UNKNOWN))
     return tuple(out)
 
