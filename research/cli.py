@@ -60,6 +60,7 @@ def compare(dataset: str, evaluators: str, executor: str, ray_address: str | Non
     from evalgap.research.compare import CompareOptions
     from evalgap.research.evaluators import EvalSettings
     from evalgap.research.run import resolve_dataset, run_compare
+    from evalgap.verifier.cli.common import fail
 
     try:
         budget, examples, jobs = _layered(budget, examples, jobs)
@@ -81,8 +82,6 @@ def compare(dataset: str, evaluators: str, executor: str, ray_address: str | Non
             summary = run_compare(ds, out, opts, not no_plots,
                                   lambda done, total: bar.update(tid, completed=done, total=total))
     except (VerifierError, ValueError) as exc:
-        from evalgap.verifier.cli.common import fail
-
         fail(str(exc), prefix="evalgap compare: ")
     click.echo(f"{summary.candidates} candidates ({summary.programs} distinct programs); evaluation gap: "
                f"{summary.gap['count']} programs; results in {out}/summary.md")
