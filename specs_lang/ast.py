@@ -20,9 +20,10 @@ __all__ = [
     "IfExp", "Call", "Keyword", "Attribute", "Subscript", "Slice", "ListExpr", "TupleExpr", "SetExpr",
     "DictExpr", "Comprehension", "Quantifier", "Old", "TypeRef", "Range", "Alphabet", "ALPHABETS", "Param",
     "Stmt", "Assign", "ExprStmt", "Expect", "ExpectRaises", "Clause", "Requires", "Ensures", "Invariant",
-    "Example", "Informal", "Scenario", "Raises", "Let", "Rule", "Requirement", "FunctionDecl", "ClassDecl",
+    "Example", "Informal", "Scenario", "Raises", "Let", "Rule", "Model", "ModelOp",
+    "Requirement", "FunctionDecl", "ClassDecl",
     "MethodDecl", "Assume", "FuncDef", "RecordDecl", "ConfigDecl", "StubOutcome", "StubDecl", "Spec",
-    "INFORMAL_CATEGORIES", "NOSPAN",
+    "INFORMAL_CATEGORIES", "NOSPAN", "DEFAULT_MODEL_CALLS", "DEFAULT_INVARIANT_CALLS", "MAX_SEQUENCE_CALLS",
 ]
 
 #: The categories an ``informal`` requirement may name (the reason it is not formalized).
@@ -166,10 +167,12 @@ class Ensures:
 
 @dataclass(frozen=True)
 class Invariant:
-    """``invariant EXPR``: a class invariant over ``self``."""
+    """``invariant EXPR [up to N calls]``: a class invariant over ``self``, checked after construction and
+    after each of up to ``max_calls`` method calls (None: :data:`DEFAULT_INVARIANT_CALLS`)."""
 
     expr: Expr
     span: Span = _span()
+    max_calls: int | None = None
 
 
 @dataclass(frozen=True)
@@ -226,7 +229,43 @@ class Rule:
     span: Span = _span()
 
 
-Clause = Union[Requires, Ensures, Invariant, Example, Informal, Scenario, Raises, Let, Rule]
+#: Call-sequence bounds of stateful requirements (``up to N calls``): the default of a ``model`` block, of an
+#: ``invariant``, and the largest bound the checker accepts (EG227).
+DEFAULT_MODEL_CALLS = 4
+DEFAULT_INVARIANT_CALLS = 3
+MAX_SEQUENCE_CALLS = 8
+
+
+@dataclass(frozen=True)
+class ModelOp:
+    """One operation of a ``model`` block: ``NAME(params)`` (call the model's method of the same name) or
+    ``NAME(params): ACTION`` where ``kind`` says what ``ACTION`` is: ``expr`` (its value is the model's
+    result), ``assign`` (``target = value``, the result is None) or ``delete`` (``del target``). ``NAME`` is a
+    declared method of the class; ``params`` name its arguments, in order."""
+
+    name: str
+    params: tuple[str, ...]
+    kind: str = "call"
+    value: Expr | None = None
+    target: Expr | None = None
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Model:
+    """``model REF [up to N calls]`` with optional operations: a model-based requirement on a class. ``ref``
+    is a dotted name of a reference class (the target module's, or ``module.Class`` from the target's folder)
+    or a dict/list expression (a fresh value per sequence, bound to ``model`` in the operations). Every
+    sequence of up to ``max_calls`` (None: :data:`DEFAULT_MODEL_CALLS`) calls of ``ops`` (all declared methods
+    when empty) must give the same results and exceptions on the implementation and on the model."""
+
+    ref: Expr
+    ops: tuple[ModelOp, ...] = ()
+    max_calls: int | None = None
+    span: Span = _span()
+
+
+Clause = Union[Requires, Ensures, Invariant, Example, Informal, Scenario, Raises, Let, Rule, Model]
 
 
 # ------------------------------------------------------------------ declarations

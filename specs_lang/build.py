@@ -198,7 +198,37 @@ class Builder(ExprBuilder):
         return A.Ensures(_v(c[1]), self._sp(c[0], c[-1]))
 
     def invariant_clause(self, c: _C) -> A.Invariant:
-        return A.Invariant(_v(c[1]), self._sp(c[0], c[-1]))
+        bound = next((x.value for x in c[2:] if isinstance(x, Carry) and isinstance(x.value, tuple) and x.value[0] == "bound"), None)
+        return A.Invariant(_v(c[1]), self._sp(c[0], c[-1]), bound[1] if bound else None)
+
+    # ---------------------------------------------------------- model-based requirements
+    def call_bound(self, c: _C) -> Carry:
+        return Carry(("bound", int(str(c[2]).replace("_", ""))), self._sp(c[0], c[-1]))
+
+    def model_clause(self, c: _C) -> A.Model:
+        bound = next((x.value[1] for x in c[2:] if isinstance(x, Carry) and isinstance(x.value, tuple) and x.value[0] == "bound"), None)
+        ops = tuple(x for x in c[2:] if isinstance(x, A.ModelOp))
+        return A.Model(_v(c[1]), ops, bound, self._sp(c[0], c[-1]))
+
+    def model_op(self, c: _C) -> A.ModelOp:
+        close = next(i for i, x in enumerate(c) if type(x) is Token and x.type == "RPAR")
+        params = tuple(str(x) for x in c[2:close] if type(x) is Token and x.type == "NAME")
+        action = next((x for x in c[close + 1:] if isinstance(x, Carry) and isinstance(x.value, tuple)
+                       and x.value and x.value[0] == "action"), None)
+        span = self._sp(c[0], c[-1])
+        if action is None:
+            return A.ModelOp(str(c[0]), params, span=span)
+        _, kind, value, target = action.value
+        return A.ModelOp(str(c[0]), params, kind, value, target, span)
+
+    def model_expr(self, c: _C) -> Carry:
+        return Carry(("action", "expr", _v(c[0]), None), self._sp(c[0], c[-1]))
+
+    def model_assign(self, c: _C) -> Carry:
+        return Carry(("action", "assign", _v(c[2]), _v(c[0])), self._sp(c[0], c[-1]))
+
+    def model_del(self, c: _C) -> Carry:
+        return Carry(("action", "delete", None, _v(c[1])), self._sp(c[0], c[-1]))
 
     def example_clause(self, c: _C) -> A.Example:
         return A.Example(_v(c[1]), self._sp(c[0], c[-1]))

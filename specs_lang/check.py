@@ -163,5 +163,8 @@ def structure_diagnostics(spec: A.Spec) -> list[Diagnostic]:
                                                           for s in clause.body):
                 out.append(Diagnostic(SCENARIO_NO_EXPECT, clause.span, f"scenario of {req.id} has no `expect`",
                                       "end it with `expect EXPR` or `expect raises EXC: CALL`"))
+    from evalgap.specs_lang.check_model import model_diagnostics
+
+    out += model_diagnostics(spec)
     out.sort(key=lambda d: (d.span.file, d.span.line, d.span.col))
     return out

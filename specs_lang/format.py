@@ -242,7 +242,11 @@ class _Layout:
         elif isinstance(c, A.Ensures):
             self.add(ind, f"ensures {p.expr(c.expr)}", c)
         elif isinstance(c, A.Invariant):
-            self.add(ind, f"invariant {p.expr(c.expr)}", c)
+            self.add(ind, f"invariant {p.expr(c.expr)}{_bound(c.max_calls)}", c)
+        elif isinstance(c, A.Model):
+            self.add(ind, f"model {p.expr(c.ref)}{_bound(c.max_calls)}", c)
+            for op in c.ops:
+                self.add(ind + 1, _model_op(p, op), op)
         elif isinstance(c, A.Example):
             self.add(ind, f"example {p.expr(c.expr)}", c)
         elif isinstance(c, A.Informal):
@@ -314,6 +318,21 @@ class _Layout:
             else:
                 body = "one of (" + ", ".join(_outcome(p, o) for o in d.outcomes) + ")"
             self.add(0, f"stub {d.name}({p.params(d.params)}){ret}: {body}", d)
+
+
+def _bound(n: int | None) -> str:
+    return "" if n is None else f" up to {n} call{'' if n == 1 else 's'}"
+
+
+def _model_op(p: _Printer, op: A.ModelOp) -> str:
+    head = f"{op.name}({', '.join(op.params)})"
+    if op.kind == "expr" and op.value is not None:
+        return f"{head}: {p.expr(op.value)}"
+    if op.kind == "assign" and op.value is not None and op.target is not None:
+        return f"{head}: {p.expr(op.target)} = {p.expr(op.value)}"
+    if op.kind == "delete" and op.target is not None:
+        return f"{head}: del {p.expr(op.target)}"
+    return head
 
 
 def _outcome(p: _Printer, o: A.StubOutcome) -> str:

@@ -15,6 +15,7 @@ import builtins
 from typing import cast
 
 from evalgap.specs_lang import ast as A
+from evalgap.specs_lang.check_model import check_model_types
 from evalgap.specs_lang.errors import Diagnostic
 from evalgap.specs_lang.signatures import ClassSig, FunctionSig, ModuleSig
 from evalgap.specs_lang.diagnostics import (BAD_CALL_ARGUMENTS, IMPURE_CALL, NOT_A_TRUTH_VALUE,
@@ -440,6 +441,7 @@ class _Checker:
             self_ty: Ty = ("obj", c.name) if csig else ANY
             for cr in c.requirements:
                 self.clauses(cr, {"self": self_ty}, False, ANY)
+            check_model_types(c, lambda e, sc: self.expr(e, _Ctx(sc, where="a model operation")), self.params, ANY)
             for m in c.methods:
                 msig = None
                 if csig is not None:

@@ -38,8 +38,9 @@ if TYPE_CHECKING:
 __all__ = ["STUB_RUNTIME", "INVARIANT_STEPS", "stub_params", "wrap_with_stubs", "method_obligation",
            "invariant_obligation"]
 
-#: Method calls applied after construction when checking a class invariant.
-INVARIANT_STEPS = 3
+#: Method calls applied after construction when checking a class invariant (``invariant EXPR up to N calls``
+#: overrides it per requirement).
+INVARIANT_STEPS = A.DEFAULT_INVARIANT_CALLS
 
 #: Support code every harness holds (the stub object and the patching helper).
 _STUB_SOURCE = """
@@ -267,7 +268,8 @@ def invariant_obligation(w: Writer, spec: A.Spec, req: A.Requirement, cls: A.Cla
     ctor = _prefixed(_ctor(cls), "init_")
     methods = [m for m in cls.methods if m.name != "__init__"]
     params: list[A.Param] = list(ctor)
-    for step in range(1, INVARIANT_STEPS + 1 if methods else 1):
+    steps = max((c.max_calls or INVARIANT_STEPS for c in invariants), default=INVARIANT_STEPS)
+    for step in range(1, steps + 1 if methods else 1):
         params.append(A.Param(f"op{step}", A.TypeRef("int")))
         for m in methods:
             params.extend(_prefixed(m.params, f"s{step}_{m.name}_"))
@@ -283,7 +285,7 @@ def invariant_obligation(w: Writer, spec: A.Spec, req: A.Requirement, cls: A.Cla
     body = _guard(w, init, "init_", False)
     body += [f"self = {cls.name}({', '.join(p.name for p in ctor)})", f"if not ({inv}):", "    return 1"]
     pre_ids = [r.id for m in [init, *methods] for r in _precondition_reqs(m)]
-    for step in range(1, INVARIANT_STEPS + 1 if methods else 1):
+    for step in range(1, steps + 1 if methods else 1):
         body.append(f"_eg_op = op{step} % {len(methods) + 1}")
         body += [f"if _eg_op == {len(methods)}:", "    return 0"]
         for k, m in enumerate(methods):
@@ -293,8 +295,8 @@ def invariant_obligation(w: Writer, spec: A.Spec, req: A.Requirement, cls: A.Cla
                      "    except Exception:", "        return 0"]
         body += [f"if not ({inv}):", "    return 1"]
     _emit_function(w, fn, req, tuple(params), dom, body,
-                   f"Invariant {req.id} of {cls.name}: after construction and up to {INVARIANT_STEPS} calls.")
-    bounds = (f"call sequence: at most {INVARIANT_STEPS} method calls after construction (the invariant is "
+                   f"Invariant {req.id} of {cls.name}: after construction and up to {steps} calls.")
+    bounds = (f"call sequence: at most {steps} method calls after construction (the invariant is "
               f"checked after each; longer sequences are not explored)",) if methods else ()
     return Obligation(req.id, "scenario", fn, tuple((p.name, str(p.type)) for p in params), cls.name,
                       (f"invariant {inv}",), tuple(dom.assumption_texts + pre_ids), check_spans=(spans[0],),

@@ -25,6 +25,7 @@ that use it fail (as a spec error), not the whole harness.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from evalgap.specs_lang import ast as A
 from evalgap.specs_lang.lower import free_names, inline_lets
@@ -32,6 +33,9 @@ from evalgap.translators.errors import TranslationError, UnsupportedConstruct
 from evalgap.translators.harness_writer import (Domain, Writer, desc, domain_for, emit_condition,
                                                 exceptional_body, safe, snapshots, type_names, typing_import_line)
 from evalgap.translators.pyexpr import collect_old, to_python
+
+if TYPE_CHECKING:
+    from evalgap.translators.icontract_model import ModelPlan
 
 __all__ = ["Obligation", "Harness", "build_harness", "HARNESS_ROLE_KINDS", "scenario_statements",
            "emit_domain"]
@@ -58,7 +62,9 @@ class Obligation:
             (``n: int in 0..1000``).
         reason: for ``unsupported``, why (the construct), for ``informal``, the category and reason.
         bounds: limits of the harness itself that a passing verdict holds only within (a class
-            invariant's call-sequence length); the report lists them as the verdict's ``bounds``.
+            invariant's or a model requirement's call-sequence length); the report lists them as the
+            verdict's ``bounds``.
+        model: for a ``model`` requirement, how to shorten and print its counterexamples.
     """
 
     req_id: str
@@ -71,6 +77,7 @@ class Obligation:
     reason: str = ""
     check_spans: tuple[A.Span, ...] = ()
     bounds: tuple[str, ...] = ()
+    model: "ModelPlan | None" = None
 
 
 @dataclass(frozen=True)
@@ -335,6 +342,13 @@ def _requirement(w: Writer, spec: A.Spec, req: A.Requirement, owner: object, fn:
     raises = [c for c in clauses if isinstance(c, A.Raises)]
     invariants = [c for c in clauses if isinstance(c, A.Invariant)]
     rules = [c for c in clauses if isinstance(c, A.Rule)]
+    models = [c for c in clauses if isinstance(c, A.Model)]
+    if models:
+        from evalgap.translators.icontract_model import model_obligation
+
+        if not isinstance(owner, A.ClassDecl) or len(models) > 1 or len(clauses) > 1:
+            raise UnsupportedConstruct("`model` is a class requirement's only clause", models[0].span)
+        return model_obligation(w, spec, req, owner, models[0], fn)
     if rules:
         raise UnsupportedConstruct("a bare rule outside a config", rules[0].span)
     if invariants:
@@ -400,6 +414,7 @@ def build_harness(spec: A.Spec, target_module: str, harness_module: str = "evalg
         obligation with the reason instead of failing the whole spec.
     """
     from evalgap.specs_lang.lower import helper_names
+    from evalgap.translators.icontract_model import MODEL_RUNTIME, uses_models
     from evalgap.translators.icontract_state import STUB_RUNTIME
 
     body = Writer(helper_names(spec), {f.name for f in spec.functions} | {c.name for c in spec.classes})
@@ -466,5 +481,6 @@ def build_harness(spec: A.Spec, target_module: str, harness_module: str = "evalg
         head.append(f"{name} = getattr(_eg_target, {name!r}, _EgMissing({name!r}))")
     for name in sorted(body.typing_used - body.target_names):  # the target's own `Counter` wins over typing's
         head.append(f"{name} = getattr(_eg_target, {name!r}, {name})")
-    source = "\n".join(head + helpers + STUB_RUNTIME + body.lines) + "\n"
+    runtime = STUB_RUNTIME + (MODEL_RUNTIME if uses_models(spec) else [])
+    source = "\n".join(head + helpers + runtime + body.lines) + "\n"
     return Harness(harness_module, source, target_module, tuple(obligations))

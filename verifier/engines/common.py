@@ -83,7 +83,8 @@ def split_call(invocation: str) -> list[str] | None:
 
 
 def replay(harness_dir: Path, harness: Harness, target: Target, function: str, args: list[str],
-           expect_zero: bool = False, hash_seed: int | None = None) -> ReplayResult:
+           expect_zero: bool = False, hash_seed: int | None = None,
+           returned_limit: int | None = None) -> ReplayResult:
     """Replay ``function(*args)`` of a written harness in a fresh, limited process with contracts enforced.
 
     Args:
@@ -95,6 +96,7 @@ def replay(harness_dir: Path, harness: Harness, target: Target, function: str, a
         expect_zero: a return value other than 0 counts as a violation (examples).
         hash_seed: the replay's ``PYTHONHASHSEED`` (the one the counterexample was found under; default the
             first of :data:`evalgap.verifier.sandbox.runner.HASH_SEEDS`).
+        returned_limit: characters of the returned value's ``repr`` kept in the result (default 500).
 
     Returns:
         A :class:`ReplayResult` with ``outcome`` (``violation``, ``exception``, ``passed``, ``bad-args``,
@@ -102,6 +104,8 @@ def replay(harness_dir: Path, harness: Harness, target: Target, function: str, a
     """
     request = {"paths": [str(harness_dir), *target.paths], "harness": harness.module, "function": function,
                "args": args, "expect_zero": expect_zero, "target_module": target.module}
+    if returned_limit is not None:
+        request["returned_limit"] = returned_limit
     out = run_worker("replay", request, Limits(cpu_s=20, wall_s=wall_limit(20, 0)), hash_seed=hash_seed)
     if out.result is None:
         return ReplayResult(out.status, {"stderr": out.stderr, "returncode": out.returncode}, out.status)
