@@ -128,6 +128,23 @@ def pytest_module(spec: A.Spec, harness: Harness) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _shared_params(owner: object) -> set[str]:
+    """Parameter names that several methods of a class take (``key`` of ``put``, ``get`` and ``delete``)."""
+    seen: dict[str, int] = {}
+    for m in getattr(owner, "methods", ()):
+        for p in m.params:
+            seen[p.name] = seen.get(p.name, 0) + 1
+    return {n for n, k in seen.items() if k > 1}
+
+
+def _pooled(strategy: str, key: str) -> str:
+    """A step argument of a model sequence named like a parameter several methods take: mostly one value
+    shared by every such argument in an example (so a ``get`` often reads the key a ``put`` wrote), or a fresh
+    value."""
+    pool = f"st.shared({strategy}, key={'eg-pool-' + key!r})"
+    return f"st.one_of({pool}, {pool}, {strategy})"
+
+
 def _method_param(spec: A.Spec, name: str) -> A.TypeRef | None:
     step_rest = name.split("_", 1)[1]
     for c in spec.classes:
@@ -205,12 +222,16 @@ def obligation_strategies(spec: A.Spec, req: A.Requirement, owner: object,
     import re
 
     known = _param_types(spec, req, owner)
+    model = any(isinstance(c, A.Model) for c in req.clauses)
+    shared = _shared_params(owner) if model else set()
     out: list[str] = []
     for name, text in params:
         t = known.get(name)
         if t is None and re.match(r"s\d+_", name):
             t = _method_param(spec, "s1_" + name.split("_", 1)[1])
-        if t is not None:
+        if t is not None and re.match(r"s\d+_", name) and name.rsplit("_", 1)[-1] in shared:
+            out.append(_pooled(strategy_source(t), f"{name.rsplit('_', 1)[-1]}: {t}"))
+        elif t is not None:
             out.append(strategy_source(t))
         elif re.fullmatch(r"op\d+", name) and text == "int":
             out.append("st.integers(0, 9)")
