@@ -16,6 +16,8 @@ from typing import cast
 
 from evalgap.specs_lang import ast as A
 from evalgap.specs_lang.check_model import check_model_types
+from evalgap.specs_lang.stdlib import STDLIB_MODULES
+from evalgap.specs_lang.typecheck_stdlib import stdlib_attribute
 from evalgap.specs_lang.errors import Diagnostic
 from evalgap.specs_lang.signatures import ClassSig, FunctionSig, ModuleSig
 from evalgap.specs_lang.diagnostics import (BAD_CALL_ARGUMENTS, IMPURE_CALL, NOT_A_TRUTH_VALUE,
@@ -75,7 +77,7 @@ class _Checker:
         return ANY
 
     def visible(self, ctx: _Ctx) -> set[str]:
-        names = set(ctx.scope) | set(self.lets) | set(self.defs) | set(self.records) | PURE_BUILTINS | {"math"}
+        names = {"math"} | set(ctx.scope) | set(self.lets) | set(self.defs) | set(self.records) | PURE_BUILTINS | STDLIB_MODULES
         if self.sigs is not None:
             names |= self.sigs.all_names()
         return names
@@ -154,6 +156,8 @@ class _Checker:
             return ("record_type", n)
         if n in PURE_BUILTINS:
             return ("builtin", n)
+        if n in STDLIB_MODULES:
+            return ("module", n)
         if n in _EXCEPTIONS or n in ("math", "True", "False", "None"):
             return ANY
         if n in IMPURE_BUILTINS:
@@ -250,6 +254,8 @@ class _Checker:
         return ("list", elt) if e.kind == "list" else (("set", elt) if e.kind == "set" else ANY)
 
     def attribute(self, e: A.Attribute, base: Ty) -> Ty:
+        if (std := stdlib_attribute(self, e, base)) is not None:
+            return std
         if base[0] == "rec":
             rec = self.records[str(base[1])]
             for f in rec.fields:
@@ -276,6 +282,8 @@ class _Checker:
         for k in e.keywords:
             self.expr(k.value, ctx)
         kind = f[0]
+        if kind == "stdfn":
+            return f[1]  # type: ignore[no-any-return]
         if kind == "builtin":
             name = str(f[1])
             if name == "len" and args and _family(args[0]) in ("number", "None"):

@@ -414,6 +414,7 @@ def build_harness(spec: A.Spec, target_module: str, harness_module: str = "evalg
         obligation with the reason instead of failing the whole spec.
     """
     from evalgap.specs_lang.lower import helper_names
+    from evalgap.specs_lang.stdlib import STDLIB_MODULES
     from evalgap.translators.icontract_model import MODEL_RUNTIME, uses_models
     from evalgap.translators.icontract_state import STUB_RUNTIME
 
@@ -454,6 +455,7 @@ def build_harness(spec: A.Spec, target_module: str, harness_module: str = "evalg
         "import dataclasses",
         "import importlib",
         "import math",
+        *(f"import {m}" for m in sorted(STDLIB_MODULES)),  # the allow-listed standard library of clauses
         typing_import_line(),
         "",
         "import icontract",

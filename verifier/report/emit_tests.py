@@ -17,6 +17,7 @@ import re
 import textwrap
 from pathlib import Path
 
+from evalgap.specs_lang.stdlib import STDLIB_MODULES
 from evalgap.verifier.fileio import write_text
 from evalgap.translators.to_icontract import Harness, Obligation
 from evalgap.verifier.findings import EngineVerdict, RequirementResult, Verdict
@@ -104,7 +105,7 @@ def reproducer_snippet(ob: Obligation, harness: Harness, target: Target, v: Engi
     used = set(_WORD.findall("\n".join(body)))
     wanted = sorted(n for n in heads if n in used)
     lines = ["import sys", f"sys.path[:0] = {list(target.paths)!r}"]
-    lines += [f"import {m}" for m in ("copy", "math") if m in used]  # old() snapshots deep-copy
+    lines += [f"import {m}" for m in ("copy", "math", *sorted(STDLIB_MODULES)) if m in used]  # old() deep-copies
     if wanted:
         lines.append(f"from {target.module} import {', '.join(wanted)}")
     return "\n".join(lines + body)
