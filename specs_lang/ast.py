@@ -79,7 +79,8 @@ class TypeRef:
     the value) and ``alphabet`` (``str digits``). Narrowings become constructive bounds for Hypothesis,
     preconditions for CrossHair, and are listed in the report as assumptions of the verdict.
 
-    ``str(t)`` is the plain Python annotation (no narrowings).
+    ``str(t)`` is the plain Python annotation (no narrowings). The argument list of ``Callable[[int, str],
+    bool]`` is a ``TypeRef`` named ``"[]"`` whose ``args`` are the parameter types.
     """
 
     name: str
@@ -90,6 +91,8 @@ class TypeRef:
     alphabet: Alphabet | None = None
 
     def __str__(self) -> str:
+        if self.name == "[]":  # the argument list of Callable[[int, str], bool]
+            return f"[{', '.join(str(a) for a in self.args)}]"
         if not self.args:
             return self.name
         return f"{self.name}[{', '.join(str(a) for a in self.args)}]"

@@ -273,6 +273,9 @@ class Builder(ExprBuilder):
                 length = x.value[1]
         return A.TypeRef(".".join(names), tuple(args), self._sp(c[0], c[-1]), rng, length, alpha)
 
+    def type_list(self, c: _C) -> A.TypeRef:
+        return A.TypeRef("[]", tuple(x for x in c if type(x) is A.TypeRef), self._sp(c[0], c[-1]))
+
     def in_range(self, c: _C) -> Carry:
         return Carry(("in", c[1]), self._sp(c[0], c[-1]))
 

@@ -160,6 +160,8 @@ class _Printer:
 
     # ------------------------------------------------------------ types
     def type(self, t: A.TypeRef) -> str:
+        if t.name == "[]":
+            return "[" + ", ".join(self.type(a) for a in t.args) + "]"
         out = t.name
         if t.args:
             out += "[" + ", ".join(self.type(a) for a in t.args) + "]"

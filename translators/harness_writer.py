@@ -86,7 +86,7 @@ def safe(text: str) -> str:
 
 def type_names(t: A.TypeRef) -> set[str]:
     """The first component of every type name in ``t`` (for binding target classes in the harness)."""
-    out = {t.name.split(".")[0]}
+    out = {t.name.split(".")[0]} if t.name != "[]" else set()  # `[]`: the parameter list of a Callable
     for a in t.args:
         out |= type_names(a)
     return out

@@ -179,10 +179,12 @@ def _init_decl(cls: A.ClassDecl) -> A.MethodDecl | None:
 
 def _emit_function(w: Writer, fn: str, req: A.Requirement, params: tuple[A.Param, ...], dom: Domain,
                    body: list[str], doc: str) -> None:
+    from evalgap.translators.callables import annotation
     from evalgap.translators.to_icontract import emit_domain
 
     for p in params:
         w.need(type_names(p.type))
+    notes = [annotation(w, p.type) for p in params]  # before the decorators: may emit a class
     decorators = emit_domain(w, fn, dom, tuple(p.name for p in params))
     w.emit(f"def _eg_post_{fn}(result: int) -> bool:")
     w.emit("return result == 0", 1)
@@ -191,7 +193,7 @@ def _emit_function(w: Writer, fn: str, req: A.Requirement, params: tuple[A.Param
     for d in decorators:
         w.emit(d)
     w.emit(f"@icontract.ensure(_eg_post_{fn}, {desc(req.id, req.prose)})")
-    w.emit(f"def {fn}({', '.join(f'{p.name}: {p.type}' for p in params)}) -> int:")
+    w.emit(f"def {fn}({', '.join(f'{p.name}: {t}' for p, t in zip(params, notes))}) -> int:")
     w.emit(f'"""{doc}"""', 1)
     for line in body:
         w.emit(line, 1)

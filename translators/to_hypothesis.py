@@ -54,6 +54,10 @@ def strategy_source(t: A.TypeRef, from_type: bool = False) -> str:
     if base == "str":
         alpha = f"alphabet={t.alphabet.chars!r}" if t.alphabet is not None else ""
         return f"st.text({', '.join(x for x in (alpha, size) if x)})"
+    if base == "Callable":
+        from evalgap.translators.callables import callable_strategy
+
+        return callable_strategy(t, lambda a: strategy_source(a, from_type))
     args = [strategy_source(a, from_type) for a in t.args]
     if base in ("list", "List", "Sequence"):
         return f"st.lists({args[0] if args else 'st.integers()'}{', ' + size if size else ''})"

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 
 from evalgap.specs_lang import ast as A
 from evalgap.specs_lang.lower import free_names, inline_lets
+from evalgap.translators.callables import annotation
 from evalgap.translators.errors import TranslationError, UnsupportedConstruct
 from evalgap.translators.harness_writer import (Domain, Writer, desc, domain_for, emit_condition,
                                                 exceptional_body, safe, snapshots, type_names, typing_import_line)
@@ -156,7 +157,7 @@ def scenario_statements(w: Writer, stmts: tuple[A.Stmt, ...], bound: set[str], c
 def _scenario(w: Writer, spec: A.Spec, req: A.Requirement, sc: A.Scenario, fn: str) -> Obligation:
     from evalgap.translators.icontract_state import stub_params, wrap_with_stubs
 
-    params = tuple((p.name, str(p.type)) for p in sc.params)
+    params = tuple((p.name, annotation(w, p.type)) for p in sc.params)
     names = tuple(p.name for p in sc.params)
     bound = set(names) | {"result"}
     for p in sc.params:
@@ -229,7 +230,7 @@ def _function_domain(spec: A.Spec, decl: A.FunctionDecl, req: A.Requirement, pre
 
 def _function(w: Writer, spec: A.Spec, req: A.Requirement, decl: A.FunctionDecl, fn: str,
               pre_reqs: list[A.Requirement]) -> Obligation:
-    params = tuple((p.name, str(p.type)) for p in decl.params)
+    params = tuple((p.name, annotation(w, p.type)) for p in decl.params)
     names = tuple(p.name for p in decl.params)
     for p in decl.params:
         w.need(type_names(p.type))
@@ -276,7 +277,7 @@ def _raises(w: Writer, req: A.Requirement, decl: A.FunctionDecl, fn: str, raises
     :func:`evalgap.translators.harness_writer.exceptional_body` for the meaning. Where no own ``when``
     holds but another requirement's ``raises ... when`` does, the normal-return part is not checked."""
     names = tuple(p.name for p in decl.params)
-    params = tuple((p.name, str(p.type)) for p in decl.params)
+    params = tuple((p.name, annotation(w, p.type)) for p in decl.params)
     checks, spans = [], []
     for r in raises:
         w.need(free_names(r.when) - set(names) | {r.exception.split(".")[0]})
@@ -415,6 +416,7 @@ def build_harness(spec: A.Spec, target_module: str, harness_module: str = "evalg
     """
     from evalgap.specs_lang.lower import helper_names
     from evalgap.specs_lang.stdlib import STDLIB_MODULES
+    from evalgap.translators.callables import CALLABLE_RUNTIME
     from evalgap.translators.icontract_model import MODEL_RUNTIME, uses_models
     from evalgap.translators.icontract_state import STUB_RUNTIME
 
@@ -483,6 +485,6 @@ def build_harness(spec: A.Spec, target_module: str, harness_module: str = "evalg
         head.append(f"{name} = getattr(_eg_target, {name!r}, _EgMissing({name!r}))")
     for name in sorted(body.typing_used - body.target_names):  # the target's own `Counter` wins over typing's
         head.append(f"{name} = getattr(_eg_target, {name!r}, {name})")
-    runtime = STUB_RUNTIME + (MODEL_RUNTIME if uses_models(spec) else [])
+    runtime = STUB_RUNTIME + CALLABLE_RUNTIME + (MODEL_RUNTIME if uses_models(spec) else [])
     source = "\n".join(head + helpers + runtime + body.lines) + "\n"
     return Harness(harness_module, source, target_module, tuple(obligations))
