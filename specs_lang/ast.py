@@ -19,7 +19,7 @@ __all__ = [
     "Span", "Expr", "Name", "Const", "BinOp", "UnaryOp", "BoolOp", "Not", "Compare", "Implies", "Iff",
     "IfExp", "Call", "Keyword", "Attribute", "Subscript", "Slice", "ListExpr", "TupleExpr", "SetExpr",
     "DictExpr", "Comprehension", "Quantifier", "Old", "TypeRef", "Range", "Alphabet", "ALPHABETS", "Param",
-    "Stmt", "Assign", "ExprStmt", "Expect", "ExpectRaises", "Clause", "Requires", "Ensures", "Invariant",
+    "Stmt", "Assign", "ExprStmt", "Expect", "ExpectRaises", "For", "If", "Clause", "Requires", "Ensures", "Invariant",
     "Example", "Informal", "Scenario", "Raises", "Let", "Rule", "Model", "ModelOp",
     "Requirement", "FunctionDecl", "ClassDecl",
     "MethodDecl", "Assume", "FuncDef", "RecordDecl", "ConfigDecl", "StubOutcome", "StubDecl", "Spec",
@@ -148,7 +148,27 @@ class ExpectRaises:
     span: Span = _span()
 
 
-Stmt = Union[Assign, ExprStmt, Expect, ExpectRaises]
+@dataclass(frozen=True)
+class For:
+    """``for x in EXPR:`` with an indented body: the body runs once per element of a finite value."""
+
+    targets: tuple[str, ...]
+    iter: Expr
+    body: tuple["Stmt", ...]
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class If:
+    """``if EXPR:`` with an indented body and an optional ``else:`` block."""
+
+    test: Expr
+    body: tuple["Stmt", ...]
+    orelse: tuple["Stmt", ...] = ()
+    span: Span = _span()
+
+
+Stmt = Union[Assign, ExprStmt, Expect, ExpectRaises, For, If]
 
 
 # ------------------------------------------------------------------ clauses

@@ -314,5 +314,23 @@ class Builder(ExprBuilder):
     def expect_stmt(self, c: _C) -> A.Expect:
         return A.Expect(_v(c[1]), self._sp(c[0], c[-1]))
 
+    def for_stmt(self, c: _C) -> A.For:
+        at = next(i for i, x in enumerate(c) if type(x) is Token and x.type == "IN")
+        names = tuple(str(x) for x in c[1:at] if type(x) is Token and x.type == "NAME")
+        body = tuple(x for x in c[at + 2:] if isinstance(x, (A.Assign, A.ExprStmt, A.Expect, A.ExpectRaises, A.For,
+                                                              A.If)))
+        return A.For(names, _v(c[at + 1]), body, self._sp(c[0], c[-1]))
+
+    def if_stmt(self, c: _C) -> A.If:
+        stmts = (A.Assign, A.ExprStmt, A.Expect, A.ExpectRaises, A.For, A.If)
+        body = tuple(x for x in c[2:] if isinstance(x, stmts))
+        orelse = next((x.value for x in c if isinstance(x, Carry) and isinstance(x.value, tuple)
+                       and x.value and x.value[0] == "else"), ("else", ()))[1]
+        return A.If(_v(c[1]), body, orelse, self._sp(c[0], c[-1]))
+
+    def else_block(self, c: _C) -> Carry:
+        stmts = (A.Assign, A.ExprStmt, A.Expect, A.ExpectRaises, A.For, A.If)
+        return Carry(("else", tuple(x for x in c if isinstance(x, stmts))), self._sp(c[0], c[-1]))
+
     def expr_stmt(self, c: _C) -> A.ExprStmt:
         return A.ExprStmt(_v(c[0]), self._sp(c[0], c[-1]))

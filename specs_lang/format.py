@@ -274,6 +274,18 @@ class _Layout:
             self.add(ind, f"expect {p.expr(st.value)}", st)
         elif isinstance(st, A.ExpectRaises):
             self.add(ind, f"expect raises {st.exception}: {p.expr(st.call)}", st)
+        elif isinstance(st, A.For):
+            self.add(ind, f"for {', '.join(st.targets)} in {p.expr(st.iter)}:", st)
+            for sub in st.body:
+                self.stmt(sub, ind + 1)
+        elif isinstance(st, A.If):
+            self.add(ind, f"if {p.expr(st.test)}:", st)
+            for sub in st.body:
+                self.stmt(sub, ind + 1)
+            if st.orelse:
+                self.add(ind, "else:", None)
+                for sub in st.orelse:
+                    self.stmt(sub, ind + 1)
 
     def decl(self, d: object) -> None:  # noqa: C901 - one branch per declaration kind
         p = self.p

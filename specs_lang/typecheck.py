@@ -5,8 +5,7 @@ nothing here imports the target. Without signatures, names of the target are not
 spec's own names, builtins and types are checked).
 
 Types are inferred just far enough to catch the common mistakes: comparing a list to an int, ``len`` of an
-int, adding a str to an int, a clause whose value is not a truth value. An unknown type never produces a
-diagnostic.
+int, adding a str to an int, a non-boolean clause. An unknown type never produces a diagnostic.
 """
 
 from __future__ import annotations
@@ -16,8 +15,7 @@ from typing import cast
 
 from evalgap.specs_lang import ast as A
 from evalgap.specs_lang.check_model import check_model_types
-from evalgap.specs_lang.stdlib import STDLIB_MODULES
-from evalgap.specs_lang.typecheck_stdlib import stdlib_attribute
+from evalgap.specs_lang.typecheck_stdlib import STDLIB_MODULES, control_flow, stdlib_attribute
 from evalgap.specs_lang.errors import Diagnostic
 from evalgap.specs_lang.signatures import ClassSig, FunctionSig, ModuleSig
 from evalgap.specs_lang.diagnostics import (BAD_CALL_ARGUMENTS, IMPURE_CALL, NOT_A_TRUTH_VALUE,
@@ -34,8 +32,7 @@ from evalgap.specs_lang.typecheck_base import (_BUILTIN_RETURNS, _EXCEPTIONS, _S
 
 class _Checker:
     def __init__(self, spec: A.Spec, sigs: ModuleSig | None) -> None:
-        self.spec = spec
-        self.sigs = sigs
+        self.spec, self.sigs = spec, sigs
         self.out: list[Diagnostic] = []
         self.records = {r.name: r for r in spec.records}
         self.defs = {d.name: d for d in spec.defs}
@@ -403,8 +400,10 @@ class _Checker:
                 self.scenario(c, scope)
 
     def scenario(self, sc: A.Scenario, outer: dict[str, Ty]) -> None:
-        scope = {**outer, **self.params(sc.params)}
-        for st in sc.body:
+        self.stmts(sc.body, {**outer, **self.params(sc.params)})
+
+    def stmts(self, body: tuple[A.Stmt, ...], scope: dict[str, Ty]) -> None:
+        for st in body:
             ctx = _Ctx(scope, False, False, "a scenario")
             if isinstance(st, A.Assign):
                 t = self.expr(st.value, ctx)
@@ -417,6 +416,8 @@ class _Checker:
             elif isinstance(st, A.ExpectRaises):
                 self.exception(st.exception, _head(st.span, "expect raises", st.exception))
                 self.expr(st.call, ctx)
+            else:
+                control_flow(self, st, ctx)
 
     def run(self) -> list[Diagnostic]:
         spec, sigs = self.spec, self.sigs

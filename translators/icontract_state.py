@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from evalgap.translators.to_icontract import Obligation
 
 __all__ = ["STUB_RUNTIME", "INVARIANT_STEPS", "stub_params", "wrap_with_stubs", "method_obligation",
+           "control_flow_lines",
            "invariant_obligation"]
 
 #: Method calls applied after construction when checking a class invariant (``invariant EXPR up to N calls``
@@ -303,3 +304,24 @@ def invariant_obligation(w: Writer, spec: A.Spec, req: A.Requirement, cls: A.Cla
     return Obligation(req.id, "scenario", fn, tuple((p.name, str(p.type)) for p in params), cls.name,
                       (f"invariant {inv}",), tuple(dom.assumption_texts + pre_ids), check_spans=(spans[0],),
                       bounds=bounds)
+
+
+def control_flow_lines(w: Writer, st: A.For | A.If, bound: set[str], checks: list[str],
+                       spans: list[A.Span]) -> list[str]:
+    """Python lines for a scenario's ``for`` or ``if`` statement (bodies through
+    :func:`~evalgap.translators.to_icontract.scenario_statements`); names a block assigns stay bound after it,
+    as in Python."""
+    from evalgap.translators.to_icontract import scenario_statements
+
+    if isinstance(st, A.For):
+        w.need(free_names(st.iter, frozenset(bound)))
+        bound |= set(st.targets)
+        inner = scenario_statements(w, st.body, bound, checks, spans) or ["pass"]
+        return [f"for {', '.join(st.targets)} in {to_python(st.iter)}:", *("    " + ln for ln in inner)]
+    w.need(free_names(st.test, frozenset(bound)))
+    out = [f"if {to_python(st.test)}:", *("    " + ln for ln in scenario_statements(w, st.body, bound, checks, spans)
+                                           or ["pass"])]
+    if st.orelse:
+        other = scenario_statements(w, st.orelse, bound, checks, spans) or ["pass"]
+        out += ["else:", *("    " + ln for ln in other)]
+    return out

@@ -151,6 +151,10 @@ def scenario_statements(w: Writer, stmts: tuple[A.Stmt, ...], bound: set[str], c
                                 st.call.span.end_col))
             body += ["try:", f"    {to_python(st.call)}", f"except {st.exception}:", "    pass", "else:",
                      f"    return {len(checks)}"]
+        elif isinstance(st, (A.For, A.If)):
+            from evalgap.translators.icontract_state import control_flow_lines
+
+            body += control_flow_lines(w, st, bound, checks, spans)
     return body
 
 
