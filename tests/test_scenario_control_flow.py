@@ -57,7 +57,7 @@ def test_parse_format_check() -> None:
     body = spec.requirements[0].clauses[0].body  # type: ignore[union-attr]
     loop = body[1]
     assert isinstance(loop, A.For) and loop.targets == ("x",) and isinstance(loop.body[1], A.If)
-    assert len(loop.body[1].orelse) == 1  # type: ignore[union-attr]
+    assert len(loop.body[1].orelse) == 1
     assert format_spec(spec, SPEC) == SPEC and parse(format_spec(spec, SPEC)) == spec
     assert _codes(SPEC) == []
     only_in_loop = 'requirement R "p"\n  scenario (xs: list[int]):\n    for x in xs:\n      expect x == x\n'
