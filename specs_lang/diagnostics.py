@@ -159,6 +159,7 @@ MODEL_UNKNOWN_OPERATION: Final = _code("EG226", "error", "a `model` operation na
 SEQUENCE_BOUND: Final = _code("EG227", "error", "call-sequence bound out of range (`up to N calls` of a `model` or an `invariant` takes 1..8)", "Longer sequences multiply the paths to explore: state a bound from 1 to 8.")
 MODEL_BAD_OPERATION: Final = _code("EG228", "error", "a `model` cannot be compared: a dict/list model without operations, an assignment or `del` of something other than an item or attribute of `model`, or a class with no declared method", "Write each operation as `op(args): EXPR`, `op(args): model[k] = v` or `op(args): del model[k]`; a reference class may omit them.")
 STDLIB_NOT_ALLOWED: Final = _code("EG229", "error", "a standard-library name outside the allow-list (`bisect.insort`, `re.purge`, `os.path`)", "Clauses may use the pure functions listed in docs/language.md (re, bisect, string, itertools, functools.reduce, collections.Counter, operator, unicodedata, datetime arithmetic).")
+ENSURES_FORBIDS_RAISE: Final = _code("EG230", "warning", "an `ensures` forbids every exception, but the target's function raises one (lint warning)", "Say when it may raise: `raises EXC when CONDITION` (in the same requirement or another of the function); the `ensures` is then checked only where no `when` holds.")
 
 # -- EG3xx: Z3 analysis of a spec (verifier/analysis/, docs/analysis.md) ------------------------------------
 CONSISTENT: Final = _code("EG300", "info", "consistent: the requirements can hold together (a witness assignment exists)")
