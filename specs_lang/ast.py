@@ -19,10 +19,12 @@ __all__ = [
     "Span", "Expr", "Name", "Const", "BinOp", "UnaryOp", "BoolOp", "Not", "Compare", "Implies", "Iff",
     "IfExp", "Call", "Keyword", "Attribute", "Subscript", "Slice", "ListExpr", "TupleExpr", "SetExpr",
     "DictExpr", "Comprehension", "Quantifier", "Old", "TypeRef", "Range", "Alphabet", "ALPHABETS", "Param",
-    "Stmt", "Assign", "ExprStmt", "Expect", "ExpectRaises", "Clause", "Requires", "Ensures", "Invariant",
-    "Example", "Informal", "Scenario", "Raises", "Let", "Rule", "Requirement", "FunctionDecl", "ClassDecl",
-    "MethodDecl", "Explore", "EXPLORE_KINDS", "Assume", "FuncDef", "RecordDecl", "ConfigDecl", "DatabaseDecl", "StubOutcome", "StubDecl", "Spec",
-    "INFORMAL_CATEGORIES", "NOSPAN",
+    "Stmt", "Assign", "ExprStmt", "Expect", "ExpectRaises", "For", "If", "Clause", "Requires", "Ensures", "Invariant",
+    "Example", "Informal", "Scenario", "Raises", "Let", "Rule", "Model", "ModelOp",
+    "Requirement", "FunctionDecl", "ClassDecl",
+    "MethodDecl", "Explore", "EXPLORE_KINDS", "Assume", "FuncDef", "RecordDecl", "ConfigDecl", "DatabaseDecl",
+    "StubOutcome", "StubDecl", "Spec",
+    "INFORMAL_CATEGORIES", "NOSPAN", "DEFAULT_MODEL_CALLS", "DEFAULT_INVARIANT_CALLS", "MAX_SEQUENCE_CALLS",
 ]
 
 #: The categories an ``informal`` requirement may name (the reason it is not formalized).
@@ -78,7 +80,8 @@ class TypeRef:
     the value) and ``alphabet`` (``str digits``). Narrowings become constructive bounds for Hypothesis,
     preconditions for CrossHair, and are listed in the report as assumptions of the verdict.
 
-    ``str(t)`` is the plain Python annotation (no narrowings).
+    ``str(t)`` is the plain Python annotation (no narrowings). The argument list of ``Callable[[int, str],
+    bool]`` is a ``TypeRef`` named ``"[]"`` whose ``args`` are the parameter types.
     """
 
     name: str
@@ -89,6 +92,8 @@ class TypeRef:
     alphabet: Alphabet | None = None
 
     def __str__(self) -> str:
+        if self.name == "[]":  # the argument list of Callable[[int, str], bool]
+            return f"[{', '.join(str(a) for a in self.args)}]"
         if not self.args:
             return self.name
         return f"{self.name}[{', '.join(str(a) for a in self.args)}]"
@@ -144,7 +149,27 @@ class ExpectRaises:
     span: Span = _span()
 
 
-Stmt = Union[Assign, ExprStmt, Expect, ExpectRaises]
+@dataclass(frozen=True)
+class For:
+    """``for x in EXPR:`` with an indented body: the body runs once per element of a finite value."""
+
+    targets: tuple[str, ...]
+    iter: Expr
+    body: tuple["Stmt", ...]
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class If:
+    """``if EXPR:`` with an indented body and an optional ``else:`` block."""
+
+    test: Expr
+    body: tuple["Stmt", ...]
+    orelse: tuple["Stmt", ...] = ()
+    span: Span = _span()
+
+
+Stmt = Union[Assign, ExprStmt, Expect, ExpectRaises, For, If]
 
 
 # ------------------------------------------------------------------ clauses
@@ -166,10 +191,12 @@ class Ensures:
 
 @dataclass(frozen=True)
 class Invariant:
-    """``invariant EXPR``: a class invariant over ``self``."""
+    """``invariant EXPR [up to N calls]``: a class invariant over ``self``, checked after construction and
+    after each of up to ``max_calls`` method calls (None: :data:`DEFAULT_INVARIANT_CALLS`)."""
 
     expr: Expr
     span: Span = _span()
+    max_calls: int | None = None
 
 
 @dataclass(frozen=True)
@@ -243,7 +270,44 @@ EXPLORE_KINDS: dict[str, tuple[str, ...]] = {
 }
 
 
-Clause = Union[Requires, Ensures, Invariant, Example, Informal, Scenario, Raises, Let, Rule, Explore]
+
+#: Call-sequence bounds of stateful requirements (``up to N calls``): the default of a ``model`` block, of an
+#: ``invariant``, and the largest bound the checker accepts (EG227).
+DEFAULT_MODEL_CALLS = 4
+DEFAULT_INVARIANT_CALLS = 3
+MAX_SEQUENCE_CALLS = 8
+
+
+@dataclass(frozen=True)
+class ModelOp:
+    """One operation of a ``model`` block: ``NAME(params)`` (call the model's method of the same name) or
+    ``NAME(params): ACTION`` where ``kind`` says what ``ACTION`` is: ``expr`` (its value is the model's
+    result), ``assign`` (``target = value``, the result is None) or ``delete`` (``del target``). ``NAME`` is a
+    declared method of the class; ``params`` name its arguments, in order."""
+
+    name: str
+    params: tuple[str, ...]
+    kind: str = "call"
+    value: Expr | None = None
+    target: Expr | None = None
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Model:
+    """``model REF [up to N calls]`` with optional operations: a model-based requirement on a class. ``ref``
+    is a dotted name of a reference class (the target module's, or ``module.Class`` from the target's folder)
+    or a dict/list expression (a fresh value per sequence, bound to ``model`` in the operations). Every
+    sequence of up to ``max_calls`` (None: :data:`DEFAULT_MODEL_CALLS`) calls of ``ops`` (all declared methods
+    when empty) must give the same results and exceptions on the implementation and on the model."""
+
+    ref: Expr
+    ops: tuple[ModelOp, ...] = ()
+    max_calls: int | None = None
+    span: Span = _span()
+
+
+Clause = Union[Requires, Ensures, Invariant, Example, Informal, Scenario, Raises, Let, Rule, Explore, Model]
 
 
 # ------------------------------------------------------------------ declarations

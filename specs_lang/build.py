@@ -210,7 +210,37 @@ class Builder(ExprBuilder):
         return A.Ensures(_v(c[1]), self._sp(c[0], c[-1]))
 
     def invariant_clause(self, c: _C) -> A.Invariant:
-        return A.Invariant(_v(c[1]), self._sp(c[0], c[-1]))
+        bound = next((x.value for x in c[2:] if isinstance(x, Carry) and isinstance(x.value, tuple) and x.value[0] == "bound"), None)
+        return A.Invariant(_v(c[1]), self._sp(c[0], c[-1]), bound[1] if bound else None)
+
+    # ---------------------------------------------------------- model-based requirements
+    def call_bound(self, c: _C) -> Carry:
+        return Carry(("bound", int(str(c[2]).replace("_", ""))), self._sp(c[0], c[-1]))
+
+    def model_clause(self, c: _C) -> A.Model:
+        bound = next((x.value[1] for x in c[2:] if isinstance(x, Carry) and isinstance(x.value, tuple) and x.value[0] == "bound"), None)
+        ops = tuple(x for x in c[2:] if isinstance(x, A.ModelOp))
+        return A.Model(_v(c[1]), ops, bound, self._sp(c[0], c[-1]))
+
+    def model_op(self, c: _C) -> A.ModelOp:
+        close = next(i for i, x in enumerate(c) if type(x) is Token and x.type == "RPAR")
+        params = tuple(str(x) for x in c[2:close] if type(x) is Token and x.type == "NAME")
+        action = next((x for x in c[close + 1:] if isinstance(x, Carry) and isinstance(x.value, tuple)
+                       and x.value and x.value[0] == "action"), None)
+        span = self._sp(c[0], c[-1])
+        if action is None:
+            return A.ModelOp(str(c[0]), params, span=span)
+        _, kind, value, target = action.value
+        return A.ModelOp(str(c[0]), params, kind, value, target, span)
+
+    def model_expr(self, c: _C) -> Carry:
+        return Carry(("action", "expr", _v(c[0]), None), self._sp(c[0], c[-1]))
+
+    def model_assign(self, c: _C) -> Carry:
+        return Carry(("action", "assign", _v(c[2]), _v(c[0])), self._sp(c[0], c[-1]))
+
+    def model_del(self, c: _C) -> Carry:
+        return Carry(("action", "delete", None, _v(c[1])), self._sp(c[0], c[-1]))
 
     def example_clause(self, c: _C) -> A.Example:
         return A.Example(_v(c[1]), self._sp(c[0], c[-1]))
@@ -261,6 +291,9 @@ class Builder(ExprBuilder):
                 length = x.value[1]
         return A.TypeRef(".".join(names), tuple(args), self._sp(c[0], c[-1]), rng, length, alpha)
 
+    def type_list(self, c: _C) -> A.TypeRef:
+        return A.TypeRef("[]", tuple(x for x in c if type(x) is A.TypeRef), self._sp(c[0], c[-1]))
+
     def in_range(self, c: _C) -> Carry:
         return Carry(("in", c[1]), self._sp(c[0], c[-1]))
 
@@ -298,6 +331,24 @@ class Builder(ExprBuilder):
 
     def expect_stmt(self, c: _C) -> A.Expect:
         return A.Expect(_v(c[1]), self._sp(c[0], c[-1]))
+
+    def for_stmt(self, c: _C) -> A.For:
+        at = next(i for i, x in enumerate(c) if type(x) is Token and x.type == "IN")
+        names = tuple(str(x) for x in c[1:at] if type(x) is Token and x.type == "NAME")
+        body = tuple(x for x in c[at + 2:] if isinstance(x, (A.Assign, A.ExprStmt, A.Expect, A.ExpectRaises, A.For,
+                                                              A.If)))
+        return A.For(names, _v(c[at + 1]), body, self._sp(c[0], c[-1]))
+
+    def if_stmt(self, c: _C) -> A.If:
+        stmts = (A.Assign, A.ExprStmt, A.Expect, A.ExpectRaises, A.For, A.If)
+        body = tuple(x for x in c[2:] if isinstance(x, stmts))
+        orelse = next((x.value for x in c if isinstance(x, Carry) and isinstance(x.value, tuple)
+                       and x.value and x.value[0] == "else"), ("else", ()))[1]
+        return A.If(_v(c[1]), body, orelse, self._sp(c[0], c[-1]))
+
+    def else_block(self, c: _C) -> Carry:
+        stmts = (A.Assign, A.ExprStmt, A.Expect, A.ExpectRaises, A.For, A.If)
+        return Carry(("else", tuple(x for x in c if isinstance(x, stmts))), self._sp(c[0], c[-1]))
 
     def expr_stmt(self, c: _C) -> A.ExprStmt:
         return A.ExprStmt(_v(c[0]), self._sp(c[0], c[-1]))

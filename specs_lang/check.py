@@ -169,6 +169,13 @@ def check_spec(spec: A.Spec, source: str | dict[str, str] | None = None, signatu
         raise SpecNameError(diags, sources)
 
 
+def _has_expect(body: tuple[A.Stmt, ...]) -> bool:
+    """Whether a scenario body holds an ``expect`` (also inside ``for`` and ``if`` blocks)."""
+    return any(isinstance(s, (A.Expect, A.ExpectRaises))
+               or (isinstance(s, A.For) and _has_expect(s.body))
+               or (isinstance(s, A.If) and (_has_expect(s.body) or _has_expect(s.orelse))) for s in body)
+
+
 def structure_diagnostics(spec: A.Spec) -> list[Diagnostic]:
     """The diagnostics of :func:`check_structure`, without raising (sorted by position)."""
     out: list[Diagnostic] = []
@@ -202,9 +209,11 @@ def structure_diagnostics(spec: A.Spec) -> list[Diagnostic]:
                     if n.id == "result":
                         out.append(Diagnostic(RESULT_OUTSIDE_POST, n.span, "`result` in a precondition",
                                               "the result exists only after the call: use `ensures`"))
-            if isinstance(clause, A.Scenario) and not any(isinstance(s, (A.Expect, A.ExpectRaises))
-                                                          for s in clause.body):
+            if isinstance(clause, A.Scenario) and not _has_expect(clause.body):
                 out.append(Diagnostic(SCENARIO_NO_EXPECT, clause.span, f"scenario of {req.id} has no `expect`",
                                       "end it with `expect EXPR` or `expect raises EXC: CALL`"))
+    from evalgap.specs_lang.check_model import model_diagnostics
+
+    out += model_diagnostics(spec)
     out.sort(key=lambda d: (d.span.file, d.span.line, d.span.col))
     return out

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from evalgap.specs_lang.ast import Span
-from evalgap.specs_lang.diagnostics import codes_of
+from evalgap.specs_lang.diagnostics import REGISTRY, codes_of
 
 __all__ = ["Diagnostic", "SpecError", "SpecSyntaxError", "SpecNameError", "render_diagnostic", "CODES"]
 
@@ -45,7 +45,8 @@ class Diagnostic:
 
 
 def render_diagnostic(diag: Diagnostic, source: str | None) -> str:
-    """Render ``diag`` as ``file:line:col: error CODE: message``, the source line and a caret range.
+    """Render ``diag`` as ``file:line:col: error CODE: message`` (``warning`` for a code whose registered
+    severity is a warning), the source line and a caret range.
 
     Args:
         diag: the diagnostic.
@@ -55,7 +56,9 @@ def render_diagnostic(diag: Diagnostic, source: str | None) -> str:
         A multi-line string without a trailing newline.
     """
     sp = diag.span
-    out = [f"{sp.file}:{sp.line}:{sp.col}: error {diag.code}: {diag.message}"]
+    code = REGISTRY.get(diag.code)
+    severity = "warning" if code is not None and code.severity == "warning" else "error"
+    out = [f"{sp.file}:{sp.line}:{sp.col}: {severity} {diag.code}: {diag.message}"]
     if source is not None:
         lines = source.splitlines()
         if 1 <= sp.line <= len(lines):

@@ -160,6 +160,8 @@ class _Printer:
 
     # ------------------------------------------------------------ types
     def type(self, t: A.TypeRef) -> str:
+        if t.name == "[]":
+            return "[" + ", ".join(self.type(a) for a in t.args) + "]"
         out = t.name
         if t.args:
             out += "[" + ", ".join(self.type(a) for a in t.args) + "]"
@@ -242,7 +244,11 @@ class _Layout:
         elif isinstance(c, A.Ensures):
             self.add(ind, f"ensures {p.expr(c.expr)}", c)
         elif isinstance(c, A.Invariant):
-            self.add(ind, f"invariant {p.expr(c.expr)}", c)
+            self.add(ind, f"invariant {p.expr(c.expr)}{_bound(c.max_calls)}", c)
+        elif isinstance(c, A.Model):
+            self.add(ind, f"model {p.expr(c.ref)}{_bound(c.max_calls)}", c)
+            for op in c.ops:
+                self.add(ind + 1, _model_op(p, op), op)
         elif isinstance(c, A.Example):
             self.add(ind, f"example {p.expr(c.expr)}", c)
         elif isinstance(c, A.Informal):
@@ -270,6 +276,18 @@ class _Layout:
             self.add(ind, f"expect {p.expr(st.value)}", st)
         elif isinstance(st, A.ExpectRaises):
             self.add(ind, f"expect raises {st.exception}: {p.expr(st.call)}", st)
+        elif isinstance(st, A.For):
+            self.add(ind, f"for {', '.join(st.targets)} in {p.expr(st.iter)}:", st)
+            for sub in st.body:
+                self.stmt(sub, ind + 1)
+        elif isinstance(st, A.If):
+            self.add(ind, f"if {p.expr(st.test)}:", st)
+            for sub in st.body:
+                self.stmt(sub, ind + 1)
+            if st.orelse:
+                self.add(ind, "else:", None)
+                for sub in st.orelse:
+                    self.stmt(sub, ind + 1)
 
     def decl(self, d: object) -> None:  # noqa: C901 - one branch per declaration kind
         p = self.p
@@ -319,6 +337,21 @@ class _Layout:
             else:
                 body = "one of (" + ", ".join(_outcome(p, o) for o in d.outcomes) + ")"
             self.add(0, f"stub {d.name}({p.params(d.params)}){ret}: {body}", d)
+
+
+def _bound(n: int | None) -> str:
+    return "" if n is None else f" up to {n} call{'' if n == 1 else 's'}"
+
+
+def _model_op(p: _Printer, op: A.ModelOp) -> str:
+    head = f"{op.name}({', '.join(op.params)})"
+    if op.kind == "expr" and op.value is not None:
+        return f"{head}: {p.expr(op.value)}"
+    if op.kind == "assign" and op.value is not None and op.target is not None:
+        return f"{head}: {p.expr(op.target)} = {p.expr(op.value)}"
+    if op.kind == "delete" and op.target is not None:
+        return f"{head}: del {p.expr(op.target)}"
+    return head
 
 
 def _outcome(p: _Printer, o: A.StubOutcome) -> str:

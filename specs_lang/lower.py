@@ -18,12 +18,13 @@ from dataclasses import fields, replace
 from typing import Any, Iterable, Mapping
 
 from evalgap.specs_lang import ast as A
+from evalgap.specs_lang.stdlib import STDLIB_MODULES
 
 __all__ = ["free_names", "substitute", "inline_lets", "domain_conditions", "narrowing_text",
            "applicable_assumptions", "type_text", "helper_names", "BUILTIN_NAMES"]
 
 #: Names every spec expression may read without declaring them.
-BUILTIN_NAMES: frozenset[str] = frozenset(dir(builtins)) | {"math", "result", "self"}
+BUILTIN_NAMES: frozenset[str] = frozenset(dir(builtins)) | {"math", "result", "self"} | STDLIB_MODULES
 
 _ELEMENT_TYPES = {"list", "set", "frozenset", "List", "Set", "FrozenSet", "Sequence", "Iterable", "Collection"}
 _DICT_TYPES = {"dict", "Dict", "Mapping"}

@@ -5,8 +5,7 @@ nothing here imports the target. Without signatures, names of the target are not
 spec's own names, builtins and types are checked).
 
 Types are inferred just far enough to catch the common mistakes: comparing a list to an int, ``len`` of an
-int, adding a str to an int, a clause whose value is not a truth value. An unknown type never produces a
-diagnostic.
+int, adding a str to an int, a non-boolean clause. An unknown type never produces a diagnostic.
 """
 
 from __future__ import annotations
@@ -15,6 +14,8 @@ import builtins
 from typing import cast
 
 from evalgap.specs_lang import ast as A
+from evalgap.specs_lang.check_model import check_model_types
+from evalgap.specs_lang.typecheck_stdlib import STDLIB_MODULES, control_flow, stdlib_attribute
 from evalgap.specs_lang.errors import Diagnostic
 from evalgap.specs_lang.signatures import ClassSig, FunctionSig, ModuleSig
 from evalgap.specs_lang.diagnostics import (BAD_CALL_ARGUMENTS, IMPURE_CALL, NOT_A_TRUTH_VALUE,
@@ -31,8 +32,7 @@ from evalgap.specs_lang.typecheck_base import (_BUILTIN_RETURNS, _EXCEPTIONS, _S
 
 class _Checker:
     def __init__(self, spec: A.Spec, sigs: ModuleSig | None) -> None:
-        self.spec = spec
-        self.sigs = sigs
+        self.spec, self.sigs = spec, sigs
         self.out: list[Diagnostic] = []
         self.records = {r.name: r for r in spec.records}
         self.defs = {d.name: d for d in spec.defs}
@@ -74,7 +74,7 @@ class _Checker:
         return ANY
 
     def visible(self, ctx: _Ctx) -> set[str]:
-        names = set(ctx.scope) | set(self.lets) | set(self.defs) | set(self.records) | PURE_BUILTINS | {"math"}
+        names = {"math"} | set(ctx.scope) | set(self.lets) | set(self.defs) | set(self.records) | PURE_BUILTINS | STDLIB_MODULES
         if self.sigs is not None:
             names |= self.sigs.all_names()
         return names
@@ -153,6 +153,8 @@ class _Checker:
             return ("record_type", n)
         if n in PURE_BUILTINS:
             return ("builtin", n)
+        if n in STDLIB_MODULES:
+            return ("module", n)
         if n in _EXCEPTIONS or n in ("math", "True", "False", "None"):
             return ANY
         if n in IMPURE_BUILTINS:
@@ -249,6 +251,8 @@ class _Checker:
         return ("list", elt) if e.kind == "list" else (("set", elt) if e.kind == "set" else ANY)
 
     def attribute(self, e: A.Attribute, base: Ty) -> Ty:
+        if (std := stdlib_attribute(self, e, base)) is not None:
+            return std
         if base[0] == "rec":
             rec = self.records[str(base[1])]
             for f in rec.fields:
@@ -275,6 +279,8 @@ class _Checker:
         for k in e.keywords:
             self.expr(k.value, ctx)
         kind = f[0]
+        if kind == "stdfn":
+            return f[1]  # type: ignore[no-any-return]
         if kind == "builtin":
             name = str(f[1])
             if name == "len" and args and _family(args[0]) in ("number", "None"):
@@ -394,8 +400,10 @@ class _Checker:
                 self.scenario(c, scope)
 
     def scenario(self, sc: A.Scenario, outer: dict[str, Ty]) -> None:
-        scope = {**outer, **self.params(sc.params)}
-        for st in sc.body:
+        self.stmts(sc.body, {**outer, **self.params(sc.params)})
+
+    def stmts(self, body: tuple[A.Stmt, ...], scope: dict[str, Ty]) -> None:
+        for st in body:
             ctx = _Ctx(scope, False, False, "a scenario")
             if isinstance(st, A.Assign):
                 t = self.expr(st.value, ctx)
@@ -408,6 +416,8 @@ class _Checker:
             elif isinstance(st, A.ExpectRaises):
                 self.exception(st.exception, _head(st.span, "expect raises", st.exception))
                 self.expr(st.call, ctx)
+            else:
+                control_flow(self, st, ctx)
 
     def run(self) -> list[Diagnostic]:
         spec, sigs = self.spec, self.sigs
@@ -440,6 +450,7 @@ class _Checker:
             self_ty: Ty = ("obj", c.name) if csig else ANY
             for cr in c.requirements:
                 self.clauses(cr, {"self": self_ty}, False, ANY)
+            check_model_types(c, lambda e, sc: self.expr(e, _Ctx(sc, where="a model operation")), self.params, ANY)
             for m in c.methods:
                 msig = None
                 if csig is not None:

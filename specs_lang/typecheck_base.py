@@ -47,7 +47,7 @@ _BUILTIN_RETURNS: dict[str, Ty] = {
 _SIMPLE = {"int": INT, "float": ("float",), "bool": BOOL, "str": ("str",), "bytes": ("bytes",), "None": ("None",)}
 _SEQ = {"list": "list", "List": "list", "Sequence": "list", "set": "set", "Set": "set", "frozenset": "set",
         "FrozenSet": "set", "dict": "dict", "Dict": "dict", "Mapping": "dict", "tuple": "tuple", "Tuple": "tuple"}
-_TYPING = {"Any", "Optional", "Union", "Iterable", "Collection", "Callable", "object"}
+_TYPING = {"Any", "Optional", "Union", "Iterable", "Collection", "Callable", "object", "[]"}
 _NUM = {"int", "float", "bool"}
 
 

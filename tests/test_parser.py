@@ -19,7 +19,8 @@ def test_kvstore_spec_structure() -> None:
     assert spec.title == "Single-node key-value store"
     assert spec.target == "agent_store.py"
     ids = [r.id for r, _ in spec.all_requirements()]
-    assert ids == ["KV-1", "KV-2", "KV-3", "KV-4", "KV-5", "KV-6"]
+    assert ids == ["KV-1", "KV-2", "KV-3", "KV-4", "KV-5", "KV-6", "KV-7"]
+    assert isinstance(spec.classes[0].requirements[0].clauses[0], A.Model)
     kv1 = spec.requirements[0]
     sc = kv1.clauses[0]
     assert isinstance(sc, A.Scenario)

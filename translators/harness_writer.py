@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, field
 
 from evalgap.specs_lang import ast as A
+from evalgap.specs_lang.stdlib import STDLIB_MODULES
 from evalgap.specs_lang.lower import applicable_assumptions, domain_conditions, free_names, narrowing_text
 from evalgap.translators.pyexpr import collect_old, to_python
 
@@ -34,7 +35,7 @@ def typing_import_line() -> str:
     return f"from typing import {', '.join(sorted(TYPING_NAMES))}"
 
 
-_BUILTINS = set(dir(builtins)) | {"math", "copy", "OLD"}
+_BUILTINS = set(dir(builtins)) | {"math", "copy", "OLD"} | set(STDLIB_MODULES)
 #: Names the harness itself defines before it binds the target's names (binding one would clobber it), and
 #: the bound variables of lowered narrowings (``_eg_e0``, ``_eg_c1``, ``_eg_k0``; see specs_lang/lower.py).
 #: Other ``_eg_`` names a spec reads (a differential spec's ``_eg_pre``/``_eg_same`` from its support module,
@@ -86,7 +87,7 @@ def safe(text: str) -> str:
 
 def type_names(t: A.TypeRef) -> set[str]:
     """The first component of every type name in ``t`` (for binding target classes in the harness)."""
-    out = {t.name.split(".")[0]}
+    out = {t.name.split(".")[0]} if t.name != "[]" else set()  # `[]`: the parameter list of a Callable
     for a in t.args:
         out |= type_names(a)
     return out

@@ -36,11 +36,13 @@ from evalgap.translators.pyexpr import collect_old, to_python
 if TYPE_CHECKING:
     from evalgap.translators.to_icontract import Obligation
 
-__all__ = ["STUB_RUNTIME", "INVARIANT_STEPS", "CONSTRUCTION_BOUND", "stub_params", "wrap_with_stubs", "method_obligation",
+__all__ = ["STUB_RUNTIME", "INVARIANT_STEPS", "CONSTRUCTION_BOUND", "stub_params", "wrap_with_stubs",
+           "method_obligation", "control_flow_lines",
            "invariant_obligation"]
 
-#: Method calls applied after construction when checking a class invariant.
-INVARIANT_STEPS = 3
+#: Method calls applied after construction when checking a class invariant (``invariant EXPR up to N calls``
+#: overrides it per requirement).
+INVARIANT_STEPS = A.DEFAULT_INVARIANT_CALLS
 
 #: Support code every harness holds (the stub object and the patching helper).
 _STUB_SOURCE = """
@@ -199,10 +201,12 @@ def _init_decl(cls: A.ClassDecl) -> A.MethodDecl | None:
 
 def _emit_function(w: Writer, fn: str, req: A.Requirement, params: tuple[A.Param, ...], dom: Domain,
                    body: list[str], doc: str) -> None:
+    from evalgap.translators.callables import annotation
     from evalgap.translators.to_icontract import emit_domain
 
     for p in params:
         w.need(type_names(p.type))
+    notes = [annotation(w, p.type) for p in params]  # before the decorators: may emit a class
     decorators = emit_domain(w, fn, dom, tuple(p.name for p in params))
     w.emit(f"def _eg_post_{fn}(result: int) -> bool:")
     w.emit("return result == 0", 1)
@@ -211,7 +215,7 @@ def _emit_function(w: Writer, fn: str, req: A.Requirement, params: tuple[A.Param
     for d in decorators:
         w.emit(d)
     w.emit(f"@icontract.ensure(_eg_post_{fn}, {desc(req.id, req.prose)})")
-    w.emit(f"def {fn}({', '.join(f'{p.name}: {p.type}' for p in params)}) -> int:")
+    w.emit(f"def {fn}({', '.join(f'{p.name}: {t}' for p, t in zip(params, notes))}) -> int:")
     w.emit(f'"""{doc}"""', 1)
     for line in body:
         w.emit(line, 1)
@@ -288,7 +292,8 @@ def invariant_obligation(w: Writer, spec: A.Spec, req: A.Requirement, cls: A.Cla
     ctor = _prefixed(_ctor(cls), "init_")
     methods = [m for m in cls.methods if m.name != "__init__"]
     params: list[A.Param] = list(ctor)
-    for step in range(1, INVARIANT_STEPS + 1 if methods else 1):
+    steps = max((c.max_calls or INVARIANT_STEPS for c in invariants), default=INVARIANT_STEPS)
+    for step in range(1, steps + 1 if methods else 1):
         params.append(A.Param(f"op{step}", A.TypeRef("int")))
         for m in methods:
             params.extend(_prefixed(m.params, f"s{step}_{m.name}_"))
@@ -304,7 +309,7 @@ def invariant_obligation(w: Writer, spec: A.Spec, req: A.Requirement, cls: A.Cla
     body = _guard(w, init, "init_", False)
     body += [*_construct(cls, ctor), f"if not ({inv}):", "    return 1"]
     pre_ids = [r.id for m in [init, *methods] for r in _precondition_reqs(m)]
-    for step in range(1, INVARIANT_STEPS + 1 if methods else 1):
+    for step in range(1, steps + 1 if methods else 1):
         body.append(f"_eg_op = op{step} % {len(methods) + 1}")
         body += [f"if _eg_op == {len(methods)}:", "    return 0"]
         for k, m in enumerate(methods):
@@ -314,10 +319,31 @@ def invariant_obligation(w: Writer, spec: A.Spec, req: A.Requirement, cls: A.Cla
                      "    except Exception:", "        return 0"]
         body += [f"if not ({inv}):", "    return 1"]
     _emit_function(w, fn, req, tuple(params), dom, body,
-                   f"Invariant {req.id} of {cls.name}: after construction and up to {INVARIANT_STEPS} calls.")
-    bounds: tuple[str, ...] = (f"call sequence: at most {INVARIANT_STEPS} method calls after construction (the invariant is "
+                   f"Invariant {req.id} of {cls.name}: after construction and up to {steps} calls.")
+    bounds: tuple[str, ...] = (f"call sequence: at most {steps} method calls after construction (the invariant is "
               f"checked after each; longer sequences are not explored)",) if methods else ()
     bounds += (CONSTRUCTION_BOUND,) if methods else ()
     return Obligation(req.id, "scenario", fn, tuple((p.name, str(p.type)) for p in params), cls.name,
                       (f"invariant {inv}",), tuple(dom.assumption_texts + pre_ids), check_spans=(spans[0],),
                       bounds=bounds)
+
+
+def control_flow_lines(w: Writer, st: A.For | A.If, bound: set[str], checks: list[str],
+                       spans: list[A.Span]) -> list[str]:
+    """Python lines for a scenario's ``for`` or ``if`` statement (bodies through
+    :func:`~evalgap.translators.to_icontract.scenario_statements`); names a block assigns stay bound after it,
+    as in Python."""
+    from evalgap.translators.to_icontract import scenario_statements
+
+    if isinstance(st, A.For):
+        w.need(free_names(st.iter, frozenset(bound)))
+        bound |= set(st.targets)
+        inner = scenario_statements(w, st.body, bound, checks, spans) or ["pass"]
+        return [f"for {', '.join(st.targets)} in {to_python(st.iter)}:", *("    " + ln for ln in inner)]
+    w.need(free_names(st.test, frozenset(bound)))
+    out = [f"if {to_python(st.test)}:", *("    " + ln for ln in scenario_statements(w, st.body, bound, checks, spans)
+                                           or ["pass"])]
+    if st.orelse:
+        other = scenario_statements(w, st.orelse, bound, checks, spans) or ["pass"]
+        out += ["else:", *("    " + ln for ln in other)]
+    return out

@@ -54,6 +54,10 @@ def strategy_source(t: A.TypeRef, from_type: bool = False) -> str:
     if base == "str":
         alpha = f"alphabet={t.alphabet.chars!r}" if t.alphabet is not None else ""
         return f"st.text({', '.join(x for x in (alpha, size) if x)})"
+    if base == "Callable":
+        from evalgap.translators.callables import callable_strategy
+
+        return callable_strategy(t, lambda a: strategy_source(a, from_type))
     args = [strategy_source(a, from_type) for a in t.args]
     if base in ("list", "List", "Sequence"):
         return f"st.lists({args[0] if args else 'st.integers()'}{', ' + size if size else ''})"
@@ -173,6 +177,23 @@ def pytest_module(spec: A.Spec, harness: Harness) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _shared_params(owner: object) -> set[str]:
+    """Parameter names that several methods of a class take (``key`` of ``put``, ``get`` and ``delete``)."""
+    seen: dict[str, int] = {}
+    for m in getattr(owner, "methods", ()):
+        for p in m.params:
+            seen[p.name] = seen.get(p.name, 0) + 1
+    return {n for n, k in seen.items() if k > 1}
+
+
+def _pooled(strategy: str, key: str) -> str:
+    """A step argument of a model sequence named like a parameter several methods take: mostly one value
+    shared by every such argument in an example (so a ``get`` often reads the key a ``put`` wrote), or a fresh
+    value."""
+    pool = f"st.shared({strategy}, key={'eg-pool-' + key!r})"
+    return f"st.one_of({pool}, {pool}, {strategy})"
+
+
 def _method_param(spec: A.Spec, name: str) -> A.TypeRef | None:
     step_rest = name.split("_", 1)[1]
     for c in spec.classes:
@@ -250,12 +271,16 @@ def obligation_strategies(spec: A.Spec, req: A.Requirement, owner: object,
     import re
 
     known = _param_types(spec, req, owner)
+    model = any(isinstance(c, A.Model) for c in req.clauses)
+    shared = _shared_params(owner) if model else set()
     out: list[str] = []
     for name, text in params:
         t = known.get(name)
         if t is None and re.match(r"s\d+_", name):
             t = _method_param(spec, "s1_" + name.split("_", 1)[1])
-        if t is not None:
+        if t is not None and re.match(r"s\d+_", name) and name.rsplit("_", 1)[-1] in shared:
+            out.append(_pooled(strategy_source(t), f"{name.rsplit('_', 1)[-1]}: {t}"))
+        elif t is not None:
             out.append(strategy_source(t))
         elif re.fullmatch(r"op\d+", name) and text == "int":
             out.append("st.integers(0, 9)")

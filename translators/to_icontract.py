@@ -25,13 +25,18 @@ that use it fail (as a spec error), not the whole harness.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from evalgap.specs_lang import ast as A
 from evalgap.specs_lang.lower import free_names, inline_lets
+from evalgap.translators.callables import annotation
 from evalgap.translators.errors import TranslationError, UnsupportedConstruct
 from evalgap.translators.harness_writer import (Domain, Writer, desc, domain_for, emit_condition,
                                                 exceptional_body, safe, snapshots, type_names, typing_import_line)
 from evalgap.translators.pyexpr import collect_old, to_python
+
+if TYPE_CHECKING:
+    from evalgap.translators.icontract_model import ModelPlan
 
 __all__ = ["Obligation", "Harness", "build_harness", "HARNESS_ROLE_KINDS", "scenario_statements",
            "emit_domain"]
@@ -60,9 +65,11 @@ class Obligation:
         reason: for ``unsupported``, why (the construct), for ``informal``, the category and reason; for
             ``database``, the absolute path of the schema file.
         bounds: limits of the harness itself that a passing verdict holds only within (a class
-            invariant's call-sequence length); the report lists them as the verdict's ``bounds``.
+            invariant's or a model requirement's call-sequence length); the report lists them as the
+            verdict's ``bounds``.
         explore, explore_bounds: the requirement's ``explore KIND`` (the engine that explores its scenario,
             e.g. ``schedules``) and the bounds written there, or None.
+        model: for a ``model`` requirement, how to shorten and print its counterexamples.
     """
 
     req_id: str
@@ -77,6 +84,7 @@ class Obligation:
     bounds: tuple[str, ...] = ()
     explore: str | None = None
     explore_bounds: tuple[tuple[str, int], ...] = ()
+    model: "ModelPlan | None" = None
 
 
 @dataclass(frozen=True)
@@ -149,13 +157,17 @@ def scenario_statements(w: Writer, stmts: tuple[A.Stmt, ...], bound: set[str], c
                                 st.call.span.end_col))
             body += ["try:", f"    {to_python(st.call)}", f"except {st.exception}:", "    pass", "else:",
                      f"    return {len(checks)}"]
+        elif isinstance(st, (A.For, A.If)):
+            from evalgap.translators.icontract_state import control_flow_lines
+
+            body += control_flow_lines(w, st, bound, checks, spans)
     return body
 
 
 def _scenario(w: Writer, spec: A.Spec, req: A.Requirement, sc: A.Scenario, fn: str) -> Obligation:
     from evalgap.translators.icontract_state import stub_params, wrap_with_stubs
 
-    params = tuple((p.name, str(p.type)) for p in sc.params)
+    params = tuple((p.name, annotation(w, p.type)) for p in sc.params)
     names = tuple(p.name for p in sc.params)
     bound = set(names) | {"result"}
     for p in sc.params:
@@ -228,7 +240,7 @@ def _function_domain(spec: A.Spec, decl: A.FunctionDecl, req: A.Requirement, pre
 
 def _function(w: Writer, spec: A.Spec, req: A.Requirement, decl: A.FunctionDecl, fn: str,
               pre_reqs: list[A.Requirement]) -> Obligation:
-    params = tuple((p.name, str(p.type)) for p in decl.params)
+    params = tuple((p.name, annotation(w, p.type)) for p in decl.params)
     names = tuple(p.name for p in decl.params)
     for p in decl.params:
         w.need(type_names(p.type))
@@ -276,7 +288,7 @@ def _raises(w: Writer, req: A.Requirement, decl: A.FunctionDecl, fn: str, raises
     :func:`evalgap.translators.harness_writer.exceptional_body` for the meaning. Where no own ``when``
     holds but another requirement's ``raises ... when`` does, the normal-return part is not checked."""
     names = tuple(p.name for p in decl.params)
-    params = tuple((p.name, str(p.type)) for p in decl.params)
+    params = tuple((p.name, annotation(w, p.type)) for p in decl.params)
     checks, spans = [], []
     for r in raises:
         w.need(free_names(r.when) - set(names) | {r.exception.split(".")[0]})
@@ -345,6 +357,13 @@ def _requirement(w: Writer, spec: A.Spec, req: A.Requirement, owner: object, fn:
     raises = [c for c in clauses if isinstance(c, A.Raises)]
     invariants = [c for c in clauses if isinstance(c, A.Invariant)]
     rules = [c for c in clauses if isinstance(c, A.Rule)]
+    models = [c for c in clauses if isinstance(c, A.Model)]
+    if models:
+        from evalgap.translators.icontract_model import model_obligation
+
+        if not isinstance(owner, A.ClassDecl) or len(models) > 1 or len(clauses) > 1:
+            raise UnsupportedConstruct("`model` is a class requirement's only clause", models[0].span)
+        return model_obligation(w, spec, req, owner, models[0], fn)
     if rules:
         raise UnsupportedConstruct("a bare rule outside a config", rules[0].span)
     if invariants:
@@ -414,6 +433,9 @@ def build_harness(spec: A.Spec, target_module: str, harness_module: str = "evalg
         obligation with the reason instead of failing the whole spec.
     """
     from evalgap.specs_lang.lower import helper_names
+    from evalgap.specs_lang.stdlib import STDLIB_MODULES
+    from evalgap.translators.callables import CALLABLE_RUNTIME
+    from evalgap.translators.icontract_model import MODEL_RUNTIME, uses_models
     from evalgap.translators.icontract_state import STUB_RUNTIME
 
     body = Writer(helper_names(spec), {f.name for f in spec.functions} | {c.name for c in spec.classes})
@@ -453,6 +475,7 @@ def build_harness(spec: A.Spec, target_module: str, harness_module: str = "evalg
         "import dataclasses",
         "import importlib",
         "import math",
+        *(f"import {m}" for m in sorted(STDLIB_MODULES)),  # the allow-listed standard library of clauses
         typing_import_line(),
         "",
         "import icontract",
@@ -480,5 +503,6 @@ def build_harness(spec: A.Spec, target_module: str, harness_module: str = "evalg
         head.append(f"{name} = getattr(_eg_target, {name!r}, _EgMissing({name!r}))")
     for name in sorted(body.typing_used - body.target_names):  # the target's own `Counter` wins over typing's
         head.append(f"{name} = getattr(_eg_target, {name!r}, {name})")
-    source = "\n".join(head + helpers + STUB_RUNTIME + body.lines) + "\n"
+    runtime = STUB_RUNTIME + CALLABLE_RUNTIME + (MODEL_RUNTIME if uses_models(spec) else [])
+    source = "\n".join(head + helpers + runtime + body.lines) + "\n"
     return Harness(harness_module, source, target_module, tuple(obligations))

@@ -116,12 +116,15 @@ class LintResult:
         diagnostics: the spec's problems (empty when it is clean), each with file, line and column.
         rendered: the diagnostics as a compiler prints them (with carets), or the error message.
         error: a problem that is not about the spec text (a missing file, an unimportable target), or None.
+        warnings: lint warnings (EG230: an ``ensures`` forbids an exception the target raises); they do not
+            make the result fail.
     """
 
     file: str
     diagnostics: tuple[Diagnostic, ...]
     rendered: str
     error: str | None = None
+    warnings: tuple[Diagnostic, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -141,13 +144,19 @@ def lint(spec: str | os.PathLike[str], target: TargetInput = None, *, text: str 
     Returns:
         A :class:`LintResult`.
     """
+    from evalgap.specs_lang.check_raises import exception_warnings
+    from evalgap.specs_lang.errors import render_diagnostic
+    from evalgap.verifier.project.raises_scan import raised_exceptions
+
     try:
-        loaded, _, _ = load_spec(spec, target, strict_target=True, text=text)
+        loaded, resolved, _ = load_spec(spec, target, strict_target=True, text=text)
     except SpecError as exc:
         return LintResult(os.fspath(spec), tuple(exc.diagnostics), exc.render())
     except VerifierError as exc:
         return LintResult(os.fspath(spec), (), f"error: {exc}", str(exc))
-    return LintResult(loaded.files[0], (), "")
+    warns = exception_warnings(loaded.spec, raised_exceptions(resolved.file if resolved is not None else None))
+    rendered = "\n\n".join(render_diagnostic(d, loaded.sources.get(d.span.file)) for d in warns)
+    return LintResult(loaded.files[0], (), rendered, warnings=tuple(warns))
 
 
 def _emit(on_event: EventSink | None) -> Callable[[Any], None]:

@@ -49,7 +49,10 @@ def lint(specs: tuple[Path, ...], target_arg: str | None) -> None:
         else:
             result = evalgap.lint(sp, target_arg)
         if result.ok:
-            click.echo(f"{result.file}: ok")
+            if result.warnings:
+                click.echo(result.rendered, err=True)
+            click.echo(f"{result.file}: ok" + (f" ({len(result.warnings)} warning{'s' if len(result.warnings) != 1 else ''})"
+                                               if result.warnings else ""))
         else:
             click.echo(result.rendered, err=True)
             bad = True

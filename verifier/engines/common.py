@@ -96,7 +96,7 @@ def split_call(invocation: str) -> list[str] | None:
 
 def replay(harness_dir: Path, harness: Harness, target: Target, function: str, args: list[str],
            expect_zero: bool = False, hash_seed: int | None = None,
-           schedule: list[int] | tuple[int, ...] | None = None) -> ReplayResult:
+           schedule: list[int] | tuple[int, ...] | None = None, returned_limit: int | None = None) -> ReplayResult:
     """Replay ``function(*args)`` of a written harness in a fresh, limited process with contracts enforced.
 
     Args:
@@ -110,6 +110,7 @@ def replay(harness_dir: Path, harness: Harness, target: Target, function: str, a
             first of :data:`evalgap.verifier.sandbox.runner.HASH_SEEDS`).
         schedule: event-loop choices to follow (a ``schedules`` counterexample); the result's data then
             holds ``steps``, the replayed run's task steps.
+        returned_limit: characters of the returned value's ``repr`` kept in the result (default 500).
 
     Returns:
         A :class:`ReplayResult` with ``outcome`` (``violation``, ``exception``, ``passed``, ``bad-args``,
@@ -119,6 +120,8 @@ def replay(harness_dir: Path, harness: Harness, target: Target, function: str, a
                "args": args, "expect_zero": expect_zero, "target_module": target.module}
     if schedule is not None:
         request["schedule"] = [int(c) for c in schedule]
+    if returned_limit is not None:
+        request["returned_limit"] = returned_limit
     out = run_worker("replay", request, Limits(cpu_s=20, wall_s=wall_limit(20, 0)), hash_seed=hash_seed)
     if out.result is None:
         return ReplayResult(out.status, {"stderr": out.stderr, "returncode": out.returncode}, out.status)

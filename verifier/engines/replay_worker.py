@@ -199,7 +199,7 @@ def _work(ch: channel.Channel) -> dict[str, Any]:
                      "returned": returned if isinstance(returned, int) else None}
     if channel.contracts_enforced("replay") is not None:
         ch.flag("icontract's checks were switched off during the replay")
-    return {"outcome": "passed", "returned": repr(returned)[:500], **extra}
+    return {"outcome": "passed", "returned": repr(returned)[:int(req.get("returned_limit") or 500)], **extra}
 
 
 if __name__ == "__main__":

@@ -100,6 +100,10 @@ def _cached_run(engine: str, req: A.Requirement, owner: object, ob: Obligation, 
             return replace(hit, cached=True)
     with record.collecting() as seen:  # every worker's run-time record of what the target read
         v = _run_engine(engine, req, owner, ob, harness, hdir, target, source, opts, spec)
+    if ob.model is not None and v.verdict is Verdict.REFUTED:
+        from evalgap.verifier.engines.model_min import shorten
+
+        v = shorten(v, ob, harness, hdir, target)  # the shortest failing call sequence, as a readable test
     if ob.bounds and v.verdict in (Verdict.VERIFIED, Verdict.NO_COUNTEREXAMPLE):
         v = replace(v, bounds=tuple(dict.fromkeys((*v.bounds, *ob.bounds))))  # the harness's own limits
     if v.verdict is Verdict.REFUTED and v.reproducer is None:

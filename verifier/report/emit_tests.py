@@ -18,6 +18,7 @@ import re
 import textwrap
 from pathlib import Path
 
+from evalgap.specs_lang.stdlib import STDLIB_MODULES
 from evalgap.verifier.fileio import write_text
 from evalgap.translators.to_icontract import Harness, Obligation
 from evalgap.verifier.findings import EngineVerdict, RequirementResult, Verdict
@@ -105,10 +106,28 @@ def reproducer_snippet(ob: Obligation, harness: Harness, target: Target, v: Engi
     used = set(_WORD.findall("\n".join(body)))
     wanted = sorted(n for n in heads if n in used)
     lines = ["import sys", f"sys.path[:0] = {list(target.paths)!r}"]
-    lines += [f"import {m}" for m in ("copy", "math") if m in used]  # old() snapshots deep-copy
+    lines += [f"import {m}" for m in ("copy", "math", *sorted(STDLIB_MODULES)) if m in used]  # old() deep-copies
     if wanted:
         lines.append(f"from {target.module} import {', '.join(wanted)}")
-    return "\n".join(lines + body)
+    return "\n".join(lines + _drawn_functions(harness, used) + body)
+
+
+def _drawn_functions(harness: Harness, used: set[str]) -> list[str]:
+    """The harness's ``_EgFn`` classes (drawn functions of ``Callable`` parameters) the snippet uses."""
+    if not any(w.startswith("_EgFn") for w in used):
+        return []
+    from evalgap.translators.callables import CALLABLE_RUNTIME
+
+    out = ["from typing import Any", *CALLABLE_RUNTIME, ""]
+    try:
+        tree = ast.parse(harness.source)
+    except SyntaxError:
+        return out
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef) and node.name in used and node.name.startswith("_EgFn_"):
+            out += ["", ast.unparse(node), ""]
+            used.discard(node.name)
+    return out
 
 
 def _test_name(req_id: str, engine: str) -> str:
