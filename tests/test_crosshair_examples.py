@@ -101,7 +101,8 @@ def test_a_folder_import_goes_on_past_a_bad_file(tmp_path: Path) -> None:
     src = tmp_path / "src"
     src.mkdir()
     (src / "a_bad.py").write_text("def f(:\n")
-    (src / "b_callable.py").write_text('from typing import Callable\n\n\ndef g(fn: Callable[[int], int], n: int) '
+    # `Callable[..., int]` (any arguments) is outside the language (`Callable[[int], int]` is inside)
+    (src / "b_callable.py").write_text('from typing import Callable\n\n\ndef g(fn: Callable[..., int], n: int) '
                                        '-> int:\n    """\n    post: _ > n\n    """\n    return fn(n)\n\n\n'
                                        'def h(n: int) -> int:\n    """\n    post: _ > n\n    """\n    return n + 1\n')
     rep = import_python("pep316", src, tmp_path / "out")

@@ -78,10 +78,11 @@ def test_exported_kvstore_and_precondition_spec_run_from_a_moved_folder(tmp_path
     moved.parent.mkdir()
     shutil.move(str(first), str(moved))
     counts, out = _pytest(moved)  # one pytest run over the three exported files
-    assert counts == "3 failed, 8 passed", out
+    assert counts == "4 failed, 9 passed", out  # KV-7, the model requirement, is exported for both stores
     failed = sorted(re.findall(r"^FAILED (\S+)", out, re.M))
     assert failed == ["kvstore/tests/test_kv_agent.py::test_KV_1", "kvstore/tests/test_kv_agent.py::test_KV_3",
-                      "mathx/tests/test_mathx.py::test_SQ_4"], out  # KV-1, KV-3 refuted on the agent's store
+                      "kvstore/tests/test_kv_agent.py::test_KV_7",
+                      "mathx/tests/test_mathx.py::test_SQ_4"], out  # KV-1, KV-3, KV-7 refuted on the agent's store
     assert "SQ-4: example 1 fails: (isqrt(15) == 4)" in out  # SQ-2 holds under SQ-1 (half the inputs rejected)
 
 

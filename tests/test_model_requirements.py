@@ -214,5 +214,6 @@ def test_invariant_bound_is_configurable(tmp_path: Path, bound: str, refuted: bo
         assert res.verdict is Verdict.REFUTED
     else:
         assert res.verdict in (Verdict.VERIFIED, Verdict.NO_COUNTEREXAMPLE)
-        assert res.verdicts[0].bounds == ("call sequence: at most 3 method calls after construction (the "
-                                          "invariant is checked after each; longer sequences are not explored)",)
+        assert res.verdicts[0].bounds[0] == ("call sequence: at most 3 method calls after construction (the "
+                                             "invariant is checked after each; longer sequences are not explored)")
+        assert res.verdicts[0].bounds[1].startswith("construction: arguments the constructor rejects")

@@ -116,21 +116,7 @@ def pytest_module(spec: A.Spec, harness: Harness) -> str:
     checks that such filtering trips (``filter_too_much``, ``too_slow``) are suppressed. An ``example``
     requirement is a plain test (no ``@given``, no ``@settings``) asserting every example holds.
     """
-    types: dict[str, dict[str, A.TypeRef]] = {}
-    for req, owner in spec.all_requirements():
-        params: tuple[A.Param, ...] = ()
-        for c in req.clauses:
-            if isinstance(c, A.Scenario):
-                params = c.params
-        if isinstance(owner, A.FunctionDecl) and not params:
-            params = owner.params
-        types[req.id] = {p.name: p.type for p in params}
-        if isinstance(owner, A.MethodDecl):
-            cls = next((c for c in spec.classes if owner in c.methods), None)
-            init = next((m for m in cls.methods if m.name == "__init__"), None) if cls else None
-            types[req.id].update({p.name: p.type for p in owner.params})
-            if init is not None:
-                types[req.id].update({f"init_{p.name}": p.type for p in init.params})
+    owners = {req.id: (req, owner) for req, owner in spec.all_requirements()}
     pre = _preconditions(harness.source)
     lines = [harness.source, "", "# ---- Hypothesis properties (evalgap export --to pytest)", "",
              "import inspect", "", "import hypothesis", "import pytest",
@@ -145,20 +131,15 @@ def pytest_module(spec: A.Spec, harness: Harness) -> str:
                       f"    checks = {tuple(ob.checks)!r}", f"    failing = {ob.function}()",
                       f"    assert failing == 0, f'{ob.req_id}: example {{failing}} fails: {{checks[failing - 1]}}'"]
             continue
-        known = types.get(ob.req_id, {})
-        strategies = []
-        for pname, text in ob.params:
-            t = known.get(pname)
-            if t is None and pname.startswith(("s1_", "s2_", "s3_")):
-                t = _method_param(spec, pname)
-            if t is not None:
-                strategies.append(f"{pname}={strategy_source(t, from_type=True)}")
-            elif pname.startswith("op"):
-                strategies.append(f"{pname}=st.integers(0, 9)")
-            elif text == "list[int]":
-                strategies.append(f"{pname}=st.lists(st.integers(0, 9), max_size=4)")
-            else:
-                strategies.append(f"{pname}=st.from_type({text})")
+        # the strategies the Hypothesis engine draws from (one way through: the same sharing of model
+        # arguments, the same narrowings), with the target's classes as `st.from_type`
+        req_owner = owners.get(ob.req_id)
+        try:
+            drawn = obligation_strategies(spec, req_owner[0], req_owner[1], ob.params, from_type=True) \
+                if req_owner is not None else tuple(f"st.from_type({text})" for _, text in ob.params)
+        except UnsupportedConstruct:
+            drawn = tuple(f"st.from_type({text})" for _, text in ob.params)
+        strategies = [f"{pname}={src}" for (pname, _), src in zip(ob.params, drawn)]
         conditions = pre.get(ob.function, [])
         checks = ["HealthCheck.too_slow"] + (["HealthCheck.filter_too_much"] if conditions else [])
         guard = (f"_eg_admissible(({', '.join(conditions)},), {', '.join(f'{n}={n}' for n, _ in ob.params)})"
@@ -250,7 +231,7 @@ def _param_types(spec: A.Spec, req: A.Requirement, owner: object) -> dict[str, A
 
 
 def obligation_strategies(spec: A.Spec, req: A.Requirement, owner: object,
-                          params: tuple[tuple[str, str], ...]) -> tuple[str, ...]:
+                          params: tuple[tuple[str, str], ...], from_type: bool = False) -> tuple[str, ...]:
     """One strategy source per parameter of an obligation's check function (``Obligation.params``), in order.
 
     Unlike :func:`requirement_strategies` this covers every parameter the harness added: a class's
@@ -261,6 +242,7 @@ def obligation_strategies(spec: A.Spec, req: A.Requirement, owner: object,
         spec: the spec (for classes' constructors and methods).
         req: a formal requirement; owner: its declaration.
         params: ``(name, type text)`` of the check function.
+        from_type: as for :func:`strategy_source` (exported modules: ``st.from_type`` for the target's classes).
 
     Returns:
         The strategy sources, exactly one per entry of ``params``.
@@ -279,9 +261,9 @@ def obligation_strategies(spec: A.Spec, req: A.Requirement, owner: object,
         if t is None and re.match(r"s\d+_", name):
             t = _method_param(spec, "s1_" + name.split("_", 1)[1])
         if t is not None and re.match(r"s\d+_", name) and name.rsplit("_", 1)[-1] in shared:
-            out.append(_pooled(strategy_source(t), f"{name.rsplit('_', 1)[-1]}: {t}"))
+            out.append(_pooled(strategy_source(t, from_type), f"{name.rsplit('_', 1)[-1]}: {t}"))
         elif t is not None:
-            out.append(strategy_source(t))
+            out.append(strategy_source(t, from_type))
         elif re.fullmatch(r"op\d+", name) and text == "int":
             out.append("st.integers(0, 9)")
         elif name.startswith("stub_") and name.endswith("_picks") and text == "list[int]":
