@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from evalgap.verifier.cli.common import fail
+from evalgap.verifier.cli.common import fail, finite_seconds
 from evalgap.verifier.errors import VerifierError
 from evalgap.verifier.report.gap import EXIT_OK
 
@@ -25,7 +25,7 @@ __all__ = ["compare", "import_cmd"]
               show_default=True, help="Output folder (rerun with the same folder to resume).")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True,
               help="Programs evaluated in parallel (local executor).")
-@click.option("--budget", type=float, default=20.0, show_default=True, help="CrossHair CPU seconds per function.")
+@click.option("--budget", type=float, default=20.0, show_default=True, callback=finite_seconds, help="CrossHair CPU seconds per function.")
 @click.option("--seeds", default="0,1,2", show_default=True, help="Hypothesis seeds (one run each).")
 @click.option("--examples", type=int, default=200, show_default=True, help="Hypothesis max_examples per seed.")
 @click.option("--tasks", help="Comma-separated task IDs to keep.")
@@ -87,6 +87,10 @@ def import_cmd(fmt: str, src: Path, data: Path | None, out: Path) -> None:
     Exit code: 0 every file imported, 1 some could not be (reasons in the report), 2 usage error.
     """
     from evalgap.research.importing import import_folder
+
+    if out.exists() and not out.is_dir():
+        fail(f"-o {out}: it exists and is not a folder (give a folder for the .req files)",
+             prefix="evalgap import: ")
 
     try:
         rep = import_folder(fmt, src, data, out)
