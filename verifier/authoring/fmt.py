@@ -29,8 +29,8 @@ def format_file(path: Path, check_only: bool) -> FmtResult:
     Raises:
         SpecSyntaxError: the file does not parse (it is left untouched).
     """
-    if path.exists() and not path.is_file() and not path.is_dir():  # a FIFO or a device: reading could block
-        raise UsageError(f"{path}: not a regular file; `evalgap fmt` rewrites .req files in place")
+    if path.is_fifo():  # reading would wait for a writer, and a rewrite would wait for a reader
+        raise UsageError(f"{path}: a named pipe, not a regular file; `evalgap fmt` rewrites .req files in place")
     text = read_text(path, "spec", MAX_SPEC_BYTES)  # EG100/EG107 before parsing
     spec = parse_file(path)
     new = format_spec(spec, text)
