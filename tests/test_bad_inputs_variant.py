@@ -20,7 +20,7 @@ import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Mapping
 
 import pytest
 from egtest import run_cli
@@ -52,7 +52,7 @@ def _mutated_report(change: Callable[[dict[str, object]], None]) -> str:
     return json.dumps(data)
 
 
-Files = dict[str, "str | bytes | Callable[[Path], None]"]
+Files = Mapping[str, "str | bytes | Callable[[Path], None]"]
 
 
 @dataclass(frozen=True)
@@ -68,7 +68,7 @@ class Row:
 
 
 def _case(files: dict[str, str | bytes]) -> Files:
-    base: Files = {"c/good.py": GOOD_PY, "c/good.req": CASE_REQ}
+    base: dict[str, str | bytes | Callable[[Path], None]] = {"c/good.py": GOOD_PY, "c/good.req": CASE_REQ}
     base.update({f"c/{k}": v for k, v in files.items()})
     return base
 
