@@ -200,7 +200,9 @@ ROWS: list[Row] = [
     Row("case-deeply-nested", ("check", "c", *B), 2, ("case.toml", "nested"),
         _case({"case.toml": '[case]\nspec = "good.req"\nx = ' + "[" * 2000 + "]" * 2000 + "\n"})),
     Row("case-not-a-table", ("check", "c", *B), 2, ("case.toml", "[case]"), _case({"case.toml": 'case = "s"\n'})),
-    Row("case-toml-to-dev-zero", ("check", "c", *B), 2, ("case.toml",),
+    Row("case-tests-missing", ("check", "c", *B), 2, ("case.toml", "nope_tests.py", "does not exist"),
+        _case({"case.toml": '[case]\nspec = "good.req"\ntests = "nope_tests.py"\n[implementations]\nx = "good.py"\n'})),
+    Row("case-toml-to-dev-zero", ("check", "c", *B), 2, ("case.toml", "not a regular file"),
         {**_case({}), "c/case.toml": _symlink("/dev/zero", "c/case.toml")}),
     # ---- pyproject.toml [tool.evalgap] ----
     Row("pyproject-budget-string", ("check", "p/good.req", "-q"), 2, ("pyproject.toml", "budget", "wrong type"),

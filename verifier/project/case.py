@@ -103,6 +103,8 @@ def load_case(folder: Path) -> Case:
     if default not in impls:
         raise CaseError(f"{path}: [case] default = {default!r} is not one of {sorted(impls)}")
     tests = folder / str(meta["tests"]) if meta.get("tests") else None
+    if tests is not None and not tests.exists():
+        raise CaseError(f"{path}: [case] tests = {meta['tests']!r} does not exist in {folder}")
     expected: dict[str, dict[str, tuple[str, ...]]] = {}
     expected_raw = data.get("expected", {})
     if not isinstance(expected_raw, dict) or not all(isinstance(t, dict) for t in expected_raw.values()):
@@ -147,6 +149,8 @@ def locate(spec_arg: Path, target_arg: str | None, cwd: Path | None = None) -> t
     case = None
     spec_path = spec_arg
     if spec_arg.is_dir():
+        if os.path.lexists(spec_arg / MANIFEST) and not (spec_arg / MANIFEST).is_file():
+            raise UsageError(f"{spec_arg / MANIFEST} is not a regular file; the case manifest is a TOML file")
         if not (spec_arg / MANIFEST).is_file():
             raise UsageError(f"{spec_arg} is a folder without a {MANIFEST}; give a .req file or a case folder")
         case = load_case(spec_arg)
