@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from evalgap.verifier.cli.common import finite_seconds
 from evalgap.verifier.errors import VerifierError
 
 #: the exit code of a run without findings (``evalgap.verifier.report.gap.EXIT_OK``; not imported here, so that
@@ -28,7 +29,7 @@ __all__ = ["compare", "import_cmd"]
               show_default=True, help="Output folder (rerun with the same folder to resume).")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
               help="Programs evaluated in parallel (local executor; default: [tool.evalgap] jobs, else 1).")
-@click.option("--budget", type=float, default=None, help="CrossHair CPU seconds per function (default: "
+@click.option("--budget", type=float, default=None, callback=finite_seconds, help="CrossHair CPU seconds per function (default: "
               "[tool.evalgap] budget or the profile's, else 20).")
 @click.option("--seeds", default="0,1,2", show_default=True, help="Hypothesis seeds (one run each).")
 @click.option("--examples", type=int, default=None, help="Hypothesis max_examples per seed (default: "
@@ -113,6 +114,10 @@ def import_cmd(fmt: str, src: Path, data: Path | None, out: Path) -> None:
     Exit code: 0 every file imported, 1 some could not be (reasons in the report), 2 usage error.
     """
     from evalgap.research.importing import import_folder
+
+    if out.exists() and not out.is_dir():
+        fail(f"-o {out}: it exists and is not a folder (give a folder for the .req files)",
+             prefix="evalgap import: ")
 
     try:
         rep = import_folder(fmt, src, data, out)

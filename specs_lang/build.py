@@ -306,7 +306,7 @@ class Builder(ExprBuilder):
     def signed_number(self, c: _C) -> Carry:
         tok = c[-1]
         text = str(tok).replace("_", "")
-        value: int | float = int(text) if tok.type == "INT" else float(text)
+        value: int | float = self._int(tok) if tok.type == "INT" else float(text)
         return Carry(-value if len(c) == 2 else value, self._sp(c[0], c[-1]))
 
     def alphabet_kw(self, c: _C) -> Token:

@@ -12,7 +12,7 @@ from lark import Token, Transformer
 
 from evalgap.specs_lang import ast as A
 from evalgap.specs_lang.errors import Diagnostic, SpecSyntaxError
-from evalgap.specs_lang.diagnostics import UNTERMINATED_STRING
+from evalgap.specs_lang.diagnostics import INTEGER_TOO_LONG, UNTERMINATED_STRING
 
 __all__ = ["ExprBuilder", "Carry"]
 
@@ -81,6 +81,15 @@ class ExprBuilder(Transformer[Token, Any]):
             return _Span(self.file, line, col, b.end_line, b.end_column)  # type: ignore[arg-type]
         s = b.span
         return _Span(self.file, line, col, s.end_line, s.end_col)  # type: ignore[arg-type]
+
+    def _int(self, tok: Token) -> int:
+        """The integer a token spells; EG108 at the token when it has more digits than Python converts."""
+        try:
+            return int(str(tok).replace("_", ""))
+        except ValueError as exc:
+            span = _Span(self.file, tok.line or 1, tok.column or 1, tok.end_line or 1, tok.end_column or 1)
+            raise SpecSyntaxError([Diagnostic(INTEGER_TOO_LONG, span, f"integer literal of {len(str(tok))} "
+                                              f"characters: {exc}")], {self.file: self.text}) from None
 
     def _lit(self, tok: Token) -> Any:
         try:
@@ -194,7 +203,7 @@ class ExprBuilder(Transformer[Token, Any]):
 
     def int_lit(self, c: _C) -> A.Const:
         t = c[0]
-        return A.Const(int(t.replace("_", "")), _Span(self.file, t.line, t.column, t.end_line, t.end_column))
+        return A.Const(self._int(t), _Span(self.file, t.line, t.column, t.end_line, t.end_column))
 
     def float_lit(self, c: _C) -> A.Const:
         return A.Const(float(c[0]), self._sp(c[0], c[0]))

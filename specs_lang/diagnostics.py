@@ -127,6 +127,7 @@ BAD_INDENTATION: Final = _code("EG103", "error", "bad indentation (a block must 
 MALFORMED_ID: Final = _code("EG104", "error", "malformed requirement ID (letters, digits, '_', '-' and '.', no spaces)", "Write the ID as one word, e.g. `KV-1` or `sort.stable`.")
 UNTERMINATED_STRING: Final = _code("EG105", "error", "unterminated string or bytes literal", "Close the string with the quote it opened with, on the same line.")
 NESTED_TOO_DEEPLY: Final = _code("EG106", "error", "expression or type nested too deeply (more than 100 brackets, nested operators or type levels)", "Split the expression with `let` definitions.")
+INTEGER_TOO_LONG: Final = _code("EG108", "error", "integer literal longer than 4300 digits (Python's limit for converting text to an integer)", "Write the number as an expression, e.g. `10 ** 5000`, or narrow the range.")
 INPUT_TOO_LARGE: Final = _code("EG107", "error", "the file is larger than the input size limit (4 MiB for a spec, 16 MiB for prose or a target)", "Split the file; the limits are in docs/report.md (Input limits and time limits).")
 
 # -- EG2xx: names, types and structure (specs_lang/check.py, typecheck.py, loader.py) ----------------------

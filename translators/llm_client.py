@@ -74,6 +74,9 @@ class LLMConfig:
         if not url or not mdl:
             raise LLMError("the llm engine needs a base URL and a model: --base-url/--model or "
                            "EVALGAP_LLM_BASE_URL/EVALGAP_LLM_MODEL")
+        if not url.startswith(("http://", "https://")):
+            raise LLMError(f"--base-url {url!r}: give an http:// or https:// URL of a chat-completions API "
+                           "(e.g. http://127.0.0.1:8080/v1)")
         return LLMConfig(url.rstrip("/"), mdl, api_key if api_key is not None else e.get("EVALGAP_LLM_API_KEY", ""),
                          timeout_s, max_repairs)
 

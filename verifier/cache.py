@@ -260,7 +260,7 @@ def _module_index(text: str) -> _Index | None:
     is not a definition and the definitions that code names; None on a syntax error."""
     try:
         tree = ast.parse(text)
-    except SyntaxError:
+    except (SyntaxError, ValueError, RecursionError, MemoryError):  # not UTF-8 (surrogates), too deep
         return None
     defs: dict[str, list[ast.stmt]] = {}
     always: list[ast.stmt] = []

@@ -57,7 +57,8 @@ def write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
     real = Path(os.path.realpath(given))
     folder = real.parent
     if not folder.is_dir():
-        raise UsageError(f"cannot write {given}: the folder {given.parent} does not exist (create it first)")
+        shown = folder if os.path.islink(given) else given.parent  # a dangling link: the folder it points into
+        raise UsageError(f"cannot write {given}: the folder {shown} does not exist (create it first)")
     mode = stat.S_IMODE(st.st_mode) if st is not None else 0o666 & ~_umask()
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{real.name}.", dir=folder)
@@ -128,5 +129,7 @@ def preflight(path: str | os.PathLike[str], folder: str | os.PathLike[str] | Non
     if given.is_dir():
         raise UsageError(f"cannot write {given}: it is a folder (give a file path, or DIR/ for a folder of "
                          "reports)")
-    if not os.path.exists(given) and not Path(os.path.realpath(given)).parent.is_dir():
-        raise UsageError(f"cannot write {given}: the folder {given.parent} does not exist (create it first)")
+    real_parent = Path(os.path.realpath(given)).parent
+    if not os.path.exists(given) and not real_parent.is_dir():
+        shown = real_parent if os.path.islink(given) else given.parent
+        raise UsageError(f"cannot write {given}: the folder {shown} does not exist (create it first)")

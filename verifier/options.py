@@ -33,6 +33,8 @@ import glob
 import math
 import os
 import tomllib
+
+from evalgap.specs_lang.textfile import MAX_SPEC_BYTES, read_text
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
@@ -217,10 +219,15 @@ def _pyproject_layer(path: Path | None) -> dict[str, Any]:
     if path is None:
         return {}
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as exc:
+        data = tomllib.loads(read_text(path, "pyproject.toml", MAX_SPEC_BYTES))
+    except tomllib.TOMLDecodeError as exc:
         raise UsageError(f"{path}: cannot read [tool.evalgap] ({exc})") from None
-    table = data.get("tool", {}).get("evalgap", {})
+    except RecursionError:
+        raise UsageError(f"{path}: cannot read [tool.evalgap] (arrays or tables nested too deeply)") from None
+    tool = data.get("tool", {})
+    if not isinstance(tool, dict):
+        raise UsageError(f"{path}: [tool] must be a table")
+    table = tool.get("evalgap", {})
     if not isinstance(table, dict):
         raise UsageError(f"{path}: [tool.evalgap] must be a table")
     for key, value in table.items():
@@ -228,6 +235,8 @@ def _pyproject_layer(path: Path | None) -> dict[str, Any]:
             raise UsageError(f"{path}: [tool.evalgap] has unknown key {key!r}; known: {', '.join(sorted(_TYPES))}")
         if not isinstance(value, _TYPES[key]) or (isinstance(value, bool) and bool not in _TYPES[key]):
             raise UsageError(f"{path}: [tool.evalgap] {key} = {value!r} has the wrong type")
+    if "jobs" in table and table["jobs"] < 1:
+        raise UsageError(f"{path}: [tool.evalgap] jobs = {table['jobs']!r}: must be at least 1")
     return dict(table)
 
 

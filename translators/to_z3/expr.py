@@ -19,6 +19,8 @@ Constructs outside the fragment raise :class:`~evalgap.translators.errors.Unsupp
 
 from __future__ import annotations
 
+import math
+
 import itertools
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -190,6 +192,8 @@ def _const(t: Translator, n: A.Const) -> Val:
     if isinstance(v, bool) or isinstance(v, int) or isinstance(v, str):
         return lit(v)
     if isinstance(v, float):
+        if not math.isfinite(v):  # 1e999 reads as inf: no real number models it
+            raise UnsupportedConstruct(f"non-finite float literal {v!r}", n.span)
         t.note("float modelled as real (no rounding, NaN or infinity)")
         return lit(Fraction(v))
     raise UnsupportedConstruct(f"{type(v).__name__} literal", n.span)

@@ -8,6 +8,7 @@ from pathlib import Path
 from evalgap.verifier.fileio import write_text
 from evalgap.specs_lang.format import format_spec
 from evalgap.specs_lang.parser import parse, parse_file
+from evalgap.verifier.errors import UsageError
 from evalgap.specs_lang.textfile import MAX_SPEC_BYTES, read_text
 
 __all__ = ["FmtResult", "format_file", "format_text"]
@@ -28,6 +29,8 @@ def format_file(path: Path, check_only: bool) -> FmtResult:
     Raises:
         SpecSyntaxError: the file does not parse (it is left untouched).
     """
+    if path.is_fifo():  # reading would wait for a writer, and a rewrite would wait for a reader
+        raise UsageError(f"{path}: a named pipe, not a regular file; `evalgap fmt` rewrites .req files in place")
     text = read_text(path, "spec", MAX_SPEC_BYTES)  # EG100/EG107 before parsing
     spec = parse_file(path)
     new = format_spec(spec, text)

@@ -7,13 +7,14 @@ from pathlib import Path
 
 import click
 
-from evalgap.verifier.cli.common import fail
+from evalgap.verifier.cli.common import fail, finite_seconds
 
 __all__ = ["mcp"]
 
 
 @click.command()
 @click.option("--max-budget", type=click.FloatRange(min=0, min_open=True), default=10.0, show_default=True,
+              callback=finite_seconds,
               metavar="SECONDS", help="The most CrossHair CPU seconds per requirement a tool call may ask for "
                                       "(also the default).")
 @click.option("--max-examples", type=click.IntRange(min=1), default=200, show_default=True,

@@ -20,6 +20,7 @@ Format::
 
 from __future__ import annotations
 
+import os
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -62,7 +63,7 @@ class Case:
 
     def relative_implementations(self) -> dict[str, str]:
         """Implementation name -> path relative to the case folder."""
-        return {k: str(v.relative_to(self.folder)) for k, v in self.implementations.items()}
+        return {k: os.path.relpath(v, self.folder) for k, v in self.implementations.items()}
 
 
 def load_case(folder: Path) -> Case:
@@ -77,9 +78,13 @@ def load_case(folder: Path) -> Case:
         data = tomllib.loads(read_text(path, "case manifest", MAX_SPEC_BYTES))
     except tomllib.TOMLDecodeError as exc:
         raise CaseError(f"{path}: invalid TOML: {exc}") from None
+    except RecursionError:
+        raise CaseError(f"{path}: invalid TOML: arrays or tables nested too deeply") from None
     meta = data.get("case")
     if not isinstance(meta, dict) or "spec" not in meta:
         raise CaseError(f"{path}: needs a [case] table with at least `spec = \"FILE.req\"`")
+    if not isinstance(meta["spec"], str):
+        raise CaseError(f"{path}: [case] spec = {meta['spec']!r} must be a string (a .req file in {folder})")
     spec = folder / str(meta["spec"])
     if not spec.is_file():
         raise CaseError(f"{path}: [case] spec = {meta['spec']!r} does not exist in {folder}")
@@ -88,6 +93,8 @@ def load_case(folder: Path) -> Case:
         raise CaseError(f"{path}: needs an [implementations] table, e.g. agent = \"agent.py\"")
     impls: dict[str, Path] = {}
     for name, rel in impls_raw.items():
+        if not isinstance(rel, str):
+            raise CaseError(f"{path}: [implementations] {name} = {rel!r} must be a string (a .py file)")
         p = folder / str(rel)
         if not p.is_file():
             raise CaseError(f"{path}: [implementations] {name} = {rel!r} does not exist in {folder}")
@@ -96,12 +103,20 @@ def load_case(folder: Path) -> Case:
     if default not in impls:
         raise CaseError(f"{path}: [case] default = {default!r} is not one of {sorted(impls)}")
     tests = folder / str(meta["tests"]) if meta.get("tests") else None
+    if tests is not None and not tests.exists():
+        raise CaseError(f"{path}: [case] tests = {meta['tests']!r} does not exist in {folder}")
     expected: dict[str, dict[str, tuple[str, ...]]] = {}
-    for impl, table in dict(data.get("expected", {})).items():
+    expected_raw = data.get("expected", {})
+    if not isinstance(expected_raw, dict) or not all(isinstance(t, dict) for t in expected_raw.values()):
+        raise CaseError(f"{path}: [expected] must hold one table per implementation, e.g. [expected.agent]")
+    for impl, table in expected_raw.items():
         if impl not in impls:
             raise CaseError(f"{path}: [expected.{impl}] names no implementation (known: {sorted(impls)})")
         rows: dict[str, tuple[str, ...]] = {}
         for rid, verdicts in dict(table).items():
+            if not isinstance(verdicts, (str, list)):
+                raise CaseError(f"{path}: [expected.{impl}] {rid} = {verdicts!r} must be a verdict or a list "
+                                "of verdicts")
             vs = (verdicts,) if isinstance(verdicts, str) else tuple(verdicts)
             bad = [v for v in vs if v not in _VERDICTS]
             if bad:
@@ -134,6 +149,8 @@ def locate(spec_arg: Path, target_arg: str | None, cwd: Path | None = None) -> t
     case = None
     spec_path = spec_arg
     if spec_arg.is_dir():
+        if os.path.lexists(spec_arg / MANIFEST) and not (spec_arg / MANIFEST).is_file():
+            raise UsageError(f"{spec_arg / MANIFEST} is not a regular file; the case manifest is a TOML file")
         if not (spec_arg / MANIFEST).is_file():
             raise UsageError(f"{spec_arg} is a folder without a {MANIFEST}; give a .req file or a case folder")
         case = load_case(spec_arg)

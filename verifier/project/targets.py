@@ -33,6 +33,8 @@ class Target:
 
 
 def _from_file(path: Path, display: str) -> Target:
+    if path.exists() and not path.is_file():
+        raise TargetError(f"target {display} is not a regular file (give a .py file)")
     if not path.is_file():
         raise TargetError(f"target file {display} does not exist (looked at {path})")
     if path.suffix != ".py":

@@ -198,6 +198,8 @@ def emit_tests(results: list[RequirementResult] | tuple[RequirementResult, ...],
     Raises:
         OSError: the folder cannot be created or written.
     """
+    if folder.exists() and not folder.is_dir():
+        raise NotADirectoryError(f"{folder} is not a folder (--emit-tests takes a folder)")
     folder.mkdir(parents=True, exist_ok=True)
     written = []
     for r in results:

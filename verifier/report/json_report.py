@@ -152,7 +152,11 @@ def load_report(path: Path) -> dict[str, Any]:
         UsageError: unreadable, not JSON, or not valid against the schema (the first problems listed).
     """
     try:
-        data = json.loads(read_text(path, "report", 4 * MAX_TEXT_BYTES))
+        text = read_text(path, "report", 4 * MAX_TEXT_BYTES)
+        try:
+            data = json.loads(text)
+        except RecursionError:
+            raise UsageError(f"{path}: not a gap report: arrays or objects nested too deeply") from None
     except SpecError as exc:
         raise UsageError(f"{exc.span}: {exc.diagnostics[0].message}") from None
     except ValueError as exc:
