@@ -63,7 +63,7 @@ class PgServer:
 
     def connect(self, database: str = "postgres") -> object:
         """A pg8000 DB-API connection to ``database`` over the unix socket (autocommit off)."""
-        import pg8000.dbapi
+        import pg8000.dbapi  # type: ignore[import-untyped]
 
         return pg8000.dbapi.connect(user=self.user, database=database,
                                     unix_sock=str(self.socket_dir / f".s.PGSQL.{self.port}"))
