@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import textwrap
 from pathlib import Path
+from typing import Any, Iterator
 
 import pytest
 
@@ -17,7 +18,10 @@ from evalgap.specs_lang import parse
 from evalgap.specs_lang.format import format_spec
 from evalgap.verifier.engines import dbtables
 
+import pg_server as pg_server_mod
 from egtest import run_cli
+
+CASE = Path(__file__).resolve().parents[1] / "case_studies" / "schema_migration"
 
 V1 = "CREATE TABLE accounts (id INTEGER PRIMARY KEY, email TEXT NOT NULL, note TEXT);\n"
 
@@ -170,3 +174,39 @@ def test_schema_migration_case_refutes_the_agent_with_one_row() -> None:
                     "database engine runs SQLite only (docs/database.md); set EVALGAP_POSTGRES_URL once it is")
 def test_postgresql_backend() -> None:
     pytest.fail("a PostgreSQL URL was given, but the database engine has no PostgreSQL backend yet")
+
+
+@pytest.fixture(scope="module")
+def pg_server() -> Iterator[pg_server_mod.PgServer]:
+    """A throw-away PostgreSQL server (unix socket in a temp folder), skipped with the reason when none can start."""
+    reason = pg_server_mod.skip_reason()
+    if reason:
+        pytest.skip(reason)
+    pytest.importorskip("pg8000", reason="pg8000 (the test extra's PostgreSQL driver) is not installed")
+    server = pg_server_mod.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def test_throwaway_postgresql_server_runs_the_case_migrations(pg_server: pg_server_mod.PgServer) -> None:
+    """The fixture's server: a throw-away database (CREATE/DROP DATABASE) takes the case's v1 schema and rows
+    over a unix socket. Infrastructure for the PostgreSQL backend, which is not built yet (docs/database.md)."""
+    admin: Any = pg_server.connect()
+    admin.autocommit = True
+    admin.cursor().execute("CREATE DATABASE eg_example_1")
+    try:
+        conn: Any = pg_server.connect("eg_example_1")
+        cur = conn.cursor()
+        cur.execute((CASE / "migrations" / "0001_users_v1.sql").read_text(encoding="utf-8"))
+        cur.execute("INSERT INTO users (id, name, height_cm, country) VALUES (1, '', 170, ''), (2, 'Ada L', 1, 'GB')")
+        cur.execute("SELECT count(*) FROM users")
+        assert cur.fetchone()[0] == 2
+        cur.execute("SELECT version()")
+        assert "PostgreSQL" in cur.fetchone()[0]
+        conn.rollback()
+        conn.close()
+    finally:
+        admin.cursor().execute("DROP DATABASE eg_example_1")
+        admin.close()
