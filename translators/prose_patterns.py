@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
+from evalgap.translators.prose_patterns_more import MORE_RULES
 from evalgap.translators.prose_terms import Clause, Context
 
 __all__ = ["Rule", "CATALOGUE", "match_rules", "SIGNATURE_ONLY_RULES", "is_worked_example"]
@@ -426,6 +427,8 @@ CATALOGUE: tuple[Rule, ...] = (
          "(implied by the signature; not counted as a formalization in the benchmark)",
          ("Returns an integer.", "f(x: int) -> int", "isinstance(result, int)"), _signature_type),
 )
+
+CATALOGUE = CATALOGUE + tuple(Rule(*entry) for entry in MORE_RULES)
 
 #: Rules whose clauses the signature alone implies (excluded from the reach figures).
 SIGNATURE_ONLY_RULES = frozenset({"signature-type"})

@@ -12,7 +12,8 @@ from typing import Callable
 
 from evalgap.specs_lang.ast import INFORMAL_CATEGORIES
 from evalgap.translators.from_prose import (Draft, DraftRequirement, Engine, draft_spec, lint_clause, lint_text,
-                                            load_units, pattern_engine, render_req, with_requirement)
+                                            load_units, pattern_engine, render_req, target_file,
+                                            with_requirement)
 from evalgap.translators.prose_terms import Clause, Signature
 from evalgap.verifier.authoring.author import AuthorSummary, render_summary, summarize, validate_draft
 from evalgap.verifier.errors import VerifierError
@@ -102,8 +103,15 @@ def _edit(r: DraftRequirement, sig: Signature, prompter: Prompter) -> DraftRequi
     return replace(r, clauses=tuple(clauses), informal=None)
 
 
+def _target_path(opts: AuthorOptions) -> Path | None:
+    """The target's ``.py`` file (``--target`` a path or a module name; a ``.py`` input is its own target)."""
+    if opts.target is not None:
+        return target_file(opts.target)
+    return opts.input_path if opts.input_path.suffix == ".py" else None
+
+
 def _target_line(opts: AuthorOptions) -> str | None:
-    tgt = opts.target or (opts.input_path if opts.input_path.suffix == ".py" else None)
+    tgt = _target_path(opts)
     if tgt is None:
         return None
     base = (opts.output.parent if opts.output else Path.cwd()).resolve()
@@ -120,7 +128,7 @@ def _canonical(text: str) -> str:
 
 def _signatures(opts: AuthorOptions) -> object:
     """The target's real signatures (imported in a sandboxed worker, as ``evalgap lint`` does), or None."""
-    tgt = opts.target or (opts.input_path if opts.input_path.suffix == ".py" else None)
+    tgt = _target_path(opts)
     if tgt is None:
         return None
     from evalgap.verifier.project.signatures import target_signatures
