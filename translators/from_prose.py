@@ -287,8 +287,9 @@ def draft_spec(units: Sequence[ProseUnit], engine: Engine = pattern_engine, name
             props = [Proposal(informal=("omission", AMBIGUOUS_REASON)) for _ in unit.sentences]
         else:
             props = [engine(s.engine or s.text, unit.sig, unit.examples) for s in unit.sentences]
-        flat = [c for p in props for _, c in p.clauses]
-        problems = iter(lint_clauses(unit.sig, flat, signatures))
+        distinct = list(dict.fromkeys(c for p in props for _, c in p.clauses))  # a clause is linted once per unit
+        verdict = dict(zip(distinct, lint_clauses(unit.sig, distinct, signatures)))
+        problems = iter([verdict[c] for p in props for _, c in p.clauses])
         for s, prop in zip(unit.sentences, props):
             keep, rejected = [], []
             for rule, c in prop.clauses:
@@ -302,12 +303,31 @@ def draft_spec(units: Sequence[ProseUnit], engine: Engine = pattern_engine, name
                 informal = ("omission", "every proposed clause was rejected by lint")
             reqs.append(DraftRequirement(next_id(s.given_id), s.text, tuple(keep), None if keep else informal,
                                          None, tuple(rejected), s.line))
+        if unit.sig.kind == "method":
+            reqs = _guard_method(reqs)
         header = re.sub(r"\W+$", "", unit.headers[0]) + ": " if unit.headers else ""
         for ex in unit.examples:
             reqs.append(DraftRequirement(next_id(None), f"{header}{ex.text}", example=ex))
         funcs.append((unit.sig, tuple(reqs)))
     return Draft(name, title or f"Drafted from prose: {', '.join(u.sig.qualname for u in units if u.sig.name)}", target,
                  tuple(funcs), tuple(notes))
+
+
+def _guard_method(reqs: list[DraftRequirement]) -> list[DraftRequirement]:
+    """Method requirements with ``ensures`` get ``requires not (W)`` for each ``raises E when W`` drafted for the
+    same method: a method requirement is checked on every call (docs/language.md), and where the prose says the
+    method raises, its other requirements do not apply (functions get this narrowing from the checker)."""
+    whens = [c.text.split(" when ", 1)[1] for r in reqs for _, c in r.clauses if c.kind == "raises" and " when " in c.text]
+    whens = list(dict.fromkeys(whens))
+    if not whens:
+        return reqs
+    out = []
+    for r in reqs:
+        if any(c.kind == "ensures" for _, c in r.clauses) and not any(c.kind == "raises" for _, c in r.clauses):
+            guard = tuple(("raises-guard", Clause("requires", f"not ({w})")) for w in whens)
+            r = replace(r, clauses=guard + r.clauses)
+        out.append(r)
+    return out
 
 
 def with_requirement(draft: Draft, req: DraftRequirement) -> Draft:

@@ -440,6 +440,18 @@ def is_worked_example(sentence: str) -> bool:
     return bool(re.search(r"[\]\)\d'\"]\s*(?:->|=>|\u2192)|(?:->|=>|\u2192)\s*[\[\(\d'\"]", sentence))
 
 
+#: The rules an ``Argument X: ...`` / ``Attribute X: ...`` entry (docstring sections) may match.
+_ENTRY_RULES = {"Argument": frozenset({"arg-entry"}), "Attribute": frozenset({"invariant"})}
+#: Rules whose clause assumes the natural order or the elements themselves (not a key function's values).
+_ORDER_RULES = frozenset({"sorted", "average", "extremum", "membership", "filter"})
+_CALLABLE_PARAMS = re.compile(r"^(key|keys|comparator|cmp|iteratee|callback|predicate|func|fn|sort_key|reverse|by)$")
+
+
+def _has_callable_param(ctx: Context) -> bool:
+    """True when the target takes a key/comparator/iteratee (or ``reverse``) parameter."""
+    return any(_CALLABLE_PARAMS.match(n) or "Callable" in t for n, t in ctx.sig.params)
+
+
 def match_rules(sentence: str, ctx: Context) -> list[tuple[str, Clause]]:
     """Every ``(rule name, clause)`` the catalogue produces for ``sentence``, duplicates removed.
 
@@ -450,7 +462,14 @@ def match_rules(sentence: str, ctx: Context) -> list[tuple[str, Clause]]:
     seen: set[tuple[str, str]] = set()
     if is_worked_example(sentence):
         return out
+    entry = re.match(r"^(Argument|Attribute) \w+: ", sentence)
+    if sentence.lstrip().startswith(".."):  # a reST directive (``.. versionchanged:: 3.0``) states no behaviour
+        return out
     for rule in CATALOGUE:
+        if entry and rule.name not in _ENTRY_RULES[entry.group(1)]:
+            continue  # an Args/Attributes entry describes its parameter or attribute, not the result
+        if rule.name in _ORDER_RULES and _has_callable_param(ctx):
+            continue  # a key/comparator/iteratee parameter changes what "sorted"/"mean"/"largest" is about
         try:
             found = rule.fn(sentence, ctx)
         except (KeyError, IndexError):

@@ -162,6 +162,23 @@ def _char_class(s: str, ctx: Context) -> list[Clause] | None:
     return None
 
 
+def _case_conversion(s: str, ctx: Context) -> list[Clause] | None:
+    if ctx.sig.result_kind not in ("str", "any"):
+        return None
+    m = re.search(r"^(?:returns? (?:the )?(?:given )?(?:string|text)|converts? (?:the )?(?:given )?(?:string |text )?"
+                  r"(?:\w+ )?)(?:converted )?(?:in)?to (lower|upper)[- ]?case(?: (?:text|string|letters))?\b", s, re.I)
+    if m and not re.search(r"\b(first|last|initial|each|every)\b", s, re.I):
+        return [Clause("ensures", f"result == result.{m.group(1).lower()}()")]
+    return None
+
+
+def _index(s: str, ctx: Context) -> list[Clause] | None:
+    if ctx.sig.result_kind not in ("int", "any") or not re.search(
+            r"^(?:the function )?returns? (?:the )?(?:\w+ )?index\b.*\bor (?:``)?-1(?:``)?(?: if| when|$|\.)", s, re.I):
+        return None
+    return [Clause("ensures", "result >= -1")]
+
+
 def _untouched(s: str, ctx: Context) -> list[Clause] | None:
     m = re.search(r"^(?:the )?(?:input |given )?(.+?) (?:is|are) (?:left )?(?:untouched|unchanged|unmodified|not modified|"
                   r"not changed|not mutated)\b", s, re.I)
@@ -268,6 +285,12 @@ MORE_RULES: tuple[tuple[str, str, str, tuple[str, str, str], _Fn], ...] = (
     ("char-class", "returns a lowercase|uppercase string; the result contains no spaces|whitespace|digits; contains only "
      "digits|letters|alphanumeric characters", "ensures result == result.lower(); ensures forall c in result: <test>",
      ("The result contains no spaces.", "f(title: str) -> str", "forall c in result: c != \" \""), _char_class),
+    ("case-conversion", "returns the string converted to lower|upper case; converts <text> to lower|upper case (not "
+     "for the first/each character only)", "ensures result == result.lower()  (upper())",
+     ("Converts the given text to lower case.", "f(text: str) -> str", "result == result.lower()"), _case_conversion),
+    ("index-or-minus-one", "returns the index of ... or -1 if not found", "ensures result >= -1",
+     ("Returns index of found item or -1 if not found.", "f(xs: list[int], v: int) -> int", "result >= -1"),
+     _index),
     ("untouched", "<param> is left untouched|unchanged|unmodified", "ensures <param> == old(<param>)",
      ("The input list is left untouched.", "f(levels: list[int], k: int) -> list[int]", "levels == old(levels)"),
      _untouched),

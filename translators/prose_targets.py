@@ -42,7 +42,8 @@ def type_text(node: ast.expr | None) -> str | None:
         text = node.value
     for k, v in _TYPE_MAP.items():
         text = re.sub(rf"\b{k}\b", v, text)
-    text = text.replace("typing.", "")
+    text = re.sub(r"\b(?:typing|t|tp)\.", "", text)  # ``import typing as t`` is common in libraries
+    text = re.sub(r"^TypeGuard\[.*\]$", "bool", text)
     if "|" in text or "..." in text or "Callable" in text:
         return "Any"
     return text
