@@ -187,6 +187,8 @@ def _assign(sentences: Sequence[Sentence], targets: ModuleTargets) -> tuple[dict
     return by_target, ambiguous
 
 
+_DIRECTIVE = "a reStructuredText directive (version note, see-also), not a statement of behaviour"
+
 #: The reason of a sentence no target could be told for.
 AMBIGUOUS_REASON = ("cannot tell which function, class or method this sentence is about (it names none or "
                     "several, and so does its heading); name one in backticks")
@@ -286,7 +288,8 @@ def draft_spec(units: Sequence[ProseUnit], engine: Engine = pattern_engine, name
         if unit.sig.kind == "module":
             props = [Proposal(informal=("omission", AMBIGUOUS_REASON)) for _ in unit.sentences]
         else:
-            props = [engine(s.engine or s.text, unit.sig, unit.examples) for s in unit.sentences]
+            props = [Proposal(informal=("omission", _DIRECTIVE)) if s.section == "directive" else
+                     engine(s.engine or s.text, unit.sig, unit.examples) for s in unit.sentences]
         distinct = list(dict.fromkeys(c for p in props for _, c in p.clauses))  # a clause is linted once per unit
         verdict = dict(zip(distinct, lint_clauses(unit.sig, distinct, signatures)))
         problems = iter([verdict[c] for p in props for _, c in p.clauses])

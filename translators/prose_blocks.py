@@ -179,6 +179,15 @@ def split_blocks(lines: list[str]) -> list[Block]:
                 text, engine = _entry(section, head, desc)
                 blocks.append(Block(k + 1, text, None, heading, section, engine))
             continue
+        if line.strip().startswith(".. "):  # a reST directive and its indented body: one block
+            flush()
+            body, base = [line.strip()], _indent(line)
+            while i < len(lines) and (not lines[i].strip() and i + 1 < len(lines) and _indent(lines[i + 1]) > base
+                                      and lines[i + 1].strip() or lines[i].strip() and _indent(lines[i]) > base):
+                body.append(lines[i].strip())
+                i += 1
+            blocks.append(Block(n, " ".join(x for x in body if x), None, heading))
+            continue
         r = _REST.match(line)
         if r:
             flush()

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from evalgap.translators.prose_patterns_more import MORE_RULES
-from evalgap.translators.prose_terms import Clause, Context
+from evalgap.translators.prose_terms import Clause, Context, base_kind
 
 __all__ = ["Rule", "CATALOGUE", "match_rules", "SIGNATURE_ONLY_RULES", "is_worked_example"]
 
@@ -84,6 +84,9 @@ def _check_if(s: str, ctx: Context) -> list[Clause] | None:
     if not m or ctx.sig.result_kind not in ("bool", "any"):
         return None
     cond = ctx.condition(m.group(1))
+    untyped = [n for n, t in ctx.sig.params if base_kind(t) == "any" and re.search(rf"\b{n}\b", cond or "")]
+    if untyped and re.search(r"len\(|%|[<>]=? 0\b", cond or ""):
+        return None  # emptiness/parity/sign of an untyped parameter: the clause would raise on other kinds of value
     return [Clause("ensures", f"result == ({cond})")] if cond else None
 
 
@@ -174,6 +177,8 @@ def _average(s: str, ctx: Context) -> list[Clause] | None:
     if not m or ctx.sig.result_kind not in ("int", "float", "any"):
         return None
     xs = ctx.param(m.group(1), ("list",))
+    if xs and ctx.sig.kind_of(xs) != "list":
+        return None  # an untyped collection may be a mapping, whose min() reads the keys
     return [Clause("ensures", f"len({xs}) > 0 ==> min({xs}) <= result <= max({xs})")] if xs else None
 
 

@@ -64,7 +64,8 @@ class Sentence:
         line: 1-based line of the input (or docstring) where it starts.
         heading: the section heading it sits under ("" for none).
         block: the index of its paragraph, list item, table row or section entry (sentences of one block share it).
-        section: ``args``/``returns``/``raises``/``attributes`` for a docstring section entry, else None.
+        section: ``args``/``returns``/``raises``/``attributes`` for a docstring section entry, ``directive`` for
+            the text of a reST directive (``.. versionadded:: 2.0``), else None.
         engine: the text the catalogue reads instead of ``text`` (a section entry rewritten), or None.
     """
 
@@ -272,6 +273,7 @@ def segment_text(text: str, func: str | Sequence[str] | None = None) -> tuple[li
                                           blk.engine))
             continue
         parts = _sentences_of(block)
+        directive = "directive" if block.lstrip().startswith("..") else None  # ``.. versionchanged:: 3.0`` and its text
         for j, part in enumerate(parts):
             clean = part.strip()
             if not re.search(r"[A-Za-z0-9]", clean) or HEADER_ONLY.match(clean):
@@ -279,7 +281,8 @@ def segment_text(text: str, func: str | Sequence[str] | None = None) -> tuple[li
                     headers.append(clean)
                 continue
             sentences.append(Sentence(clean, given if j == 0 and len(parts) == 1 else
-                                      (f"{given}.{j + 1}" if given else None), blk.line, blk.heading, b_no))
+                                      (f"{given}.{j + 1}" if given else None), blk.line, blk.heading, b_no,
+                                      directive))
     return sentences, examples, headers
 
 

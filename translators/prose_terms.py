@@ -249,7 +249,7 @@ class Context:
                (r"is (?:greater|larger) than or equal to|is at least|>=", ">="),
                (r"is (?:less|smaller) than or equal to|is at most|<=", "<="),
                (r"is equal to|equals|==", "=="), (r"is not equal to|!=", "!="), (r">", ">"), (r"<", "<")]
-        for words, op in sorted(ops, key=lambda o: -len(o[0])):
+        for words, op in (ops[2], ops[3], ops[5], ops[0], ops[1], ops[4], ops[6], ops[7]):  # "or equal to" first
             m = re.fullmatch(rf"(.+?)\s+(?:{words})\s+(.+)", low)
             if m:
                 a, b = self.operand(m.group(1)), self.operand(m.group(2))
