@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from evalgap.specs_lang import parse
 from evalgap.translators.from_prose import AMBIGUOUS_REASON, draft_spec, lint_text, load_units, render_req
 from evalgap.translators.prose_blocks import split_blocks
-from evalgap.translators.prose_draft import lint_clauses
+from evalgap.translators.prose_draft import DraftRequirement, lint_clauses
 from evalgap.translators.prose_terms import Clause, Signature
 from evalgap.verifier.cli.main import cli
 
@@ -26,7 +26,7 @@ def _norm(text: str) -> str:
     return " ".join(text.split())
 
 
-def _dev_draft() -> tuple[str, list[object]]:
+def _dev_draft() -> tuple[str, list[DraftRequirement]]:
     draft = draft_spec(load_units(DEV / "requirements.md", DEV / "ledger.py"), name="dev")
     return render_req(draft), draft.requirements()
 
@@ -36,9 +36,9 @@ def test_dev_document_keeps_every_sentence_and_formalizes_most_checkable_ones() 
     assert lint_text(text) is None
     checkable = [_norm(x) for x in (DEV / "checkable.txt").read_text(encoding="utf-8").splitlines()
                  if x.strip() and not x.startswith("#")]
-    by_prose = {_norm(r.prose): r for r in reqs}  # type: ignore[attr-defined]
+    by_prose = {_norm(r.prose): r for r in reqs}
     assert set(checkable) <= set(by_prose)  # every checkable sentence is a requirement, with its prose
-    formal = [c for c in checkable if by_prose[c].clauses]  # type: ignore[attr-defined]
+    formal = [c for c in checkable if by_prose[c].clauses]
     assert len(formal) >= 0.7 * len(checkable)
     assert len(reqs) == 35  # every sentence of the document, none dropped
 

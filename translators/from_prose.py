@@ -14,14 +14,12 @@ from __future__ import annotations
 import ast
 import inspect
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
-from evalgap.specs_lang import SpecError, parse
-from evalgap.specs_lang.check import check_spec
 from evalgap.translators.errors import TranslationError
-from evalgap.translators.prose_patterns import SIGNATURE_ONLY_RULES, is_worked_example, match_rules
+from evalgap.translators.prose_patterns import is_worked_example, match_rules
 from evalgap.translators.prose_split import ProseExample, Sentence, segment_text
 from evalgap.translators.prose_draft import (Draft, DraftRequirement, Engine, Proposal, ProseUnit, example_clause,
                                              lint_clause, lint_clauses, lint_text, render_req)
@@ -31,7 +29,8 @@ from evalgap.translators.prose_terms import Clause, Context, Signature
 from evalgap.specs_lang.textfile import MAX_TEXT_BYTES, read_text
 
 __all__ = ["ProseUnit", "DraftRequirement", "Draft", "load_units", "signature_of", "pattern_engine",
-           "draft_spec", "render_req", "lint_clause", "lint_text", "ProseInputError", "Proposal", "Engine"]
+           "draft_spec", "render_req", "lint_clause", "lint_text", "ProseInputError", "Proposal", "Engine",
+           "example_clause", "target_file", "AMBIGUOUS_REASON", "with_requirement"]
 
 
 class ProseInputError(TranslationError, ValueError):
@@ -137,20 +136,20 @@ def target_file(target: Path, base: Path | None = None) -> Path:
         ProseInputError: neither an existing file nor a module that can be found.
     """
     text = str(target)
-    base = base or Path.cwd()
-    if text.endswith(".py") or "/" in text or (base / text).is_file():
-        return base / target
+    where = base or Path.cwd()
+    if text.endswith(".py") or "/" in text or (where / text).is_file():
+        return target if base is None else base / target  # as given: messages name the file the way the user did
     if not re.fullmatch(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*", text):
         raise ProseInputError(f"--target {text!r} is neither a .py file nor a module name")
     import importlib.machinery
     import sys
 
-    search: list[str] | None = [str(base)] + sys.path
+    search: list[str] | None = [str(where)] + sys.path
     spec = None
     for part in text.split("."):
         spec = importlib.machinery.PathFinder.find_spec(part, search)
         if spec is None:
-            raise ProseInputError(f"--target {text!r}: no module named {part!r} in {base} or on sys.path")
+            raise ProseInputError(f"--target {text!r}: no module named {part!r} in {where} or on sys.path")
         search = list(spec.submodule_search_locations or [])
     origin = spec.origin if spec is not None else None
     if not origin or not origin.endswith(".py"):
@@ -231,12 +230,12 @@ def load_units(input_path: Path, target: Path | None = None, function: str | Non
         units.append(ProseUnit(Signature("", (), None, None, "module"), tuple(ambiguous), (), (), prefix))
     for sig, sents in by_target.items():
         node = nodes.get(sig.qualname)
-        examples: list[ProseExample] = []
+        unit_examples: list[ProseExample] = []
         if sig.kind == "function" and isinstance(node, ast.FunctionDef):
-            examples = [e for e in all_examples if e.call.split("(", 1)[0].strip() == sig.name]
-            sig = signature_of(node, examples)
-        if sents or examples:
-            units.append(ProseUnit(sig, tuple(sents), tuple(examples), tuple(headers), prefix))
+            unit_examples = [e for e in all_examples if e.call.split("(", 1)[0].strip() == sig.name]
+            sig = signature_of(node, unit_examples)
+        if sents or unit_examples:
+            units.append(ProseUnit(sig, tuple(sents), tuple(unit_examples), tuple(headers), prefix))
     return units
 
 

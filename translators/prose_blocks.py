@@ -181,12 +181,12 @@ def split_blocks(lines: list[str]) -> list[Block]:
             continue
         if line.strip().startswith(".. "):  # a reST directive and its indented body: one block
             flush()
-            body, base = [line.strip()], _indent(line)
+            directive, base = [line.strip()], _indent(line)
             while i < len(lines) and (not lines[i].strip() and i + 1 < len(lines) and _indent(lines[i + 1]) > base
                                       and lines[i + 1].strip() or lines[i].strip() and _indent(lines[i]) > base):
-                body.append(lines[i].strip())
+                directive.append(lines[i].strip())
                 i += 1
-            blocks.append(Block(n, " ".join(x for x in body if x), None, heading))
+            blocks.append(Block(n, " ".join(x for x in directive if x), None, heading))
             continue
         r = _REST.match(line)
         if r:
@@ -195,15 +195,15 @@ def split_blocks(lines: list[str]) -> list[Block]:
             while i < len(lines) and lines[i].strip() and _indent(lines[i]) > _indent(line) and not _REST.match(lines[i]):
                 desc += " " + lines[i].strip()
                 i += 1
-            section = {"param": "args", "parameter": "args", "arg": "args", "argument": "args", "return": "returns",
+            rsection = {"param": "args", "parameter": "args", "arg": "args", "argument": "args", "return": "returns",
                        "returns": "returns", "raise": "raises", "raises": "raises", "except": "raises",
                        "exception": "raises"}.get(kind)
-            if section is None:  # :type: / :rtype: lines carry types only
+            if rsection is None:  # :type: / :rtype: lines carry types only
                 continue
             head = name.split()[-1] if name else ""
-            text, engine = _entry(section, head or desc, desc if head else "")
+            text, engine = _entry(rsection, head or desc, desc if head else "")
             blocks.append(Block(n, line.strip() + ("" if desc == r.group(3) else desc[len(r.group(3)):]),
-                                None, heading, section, engine))
+                                None, heading, rsection, engine))
             continue
         if _UNDERLINE.match(nxt) and line.strip() and not BULLET.match(line):
             flush()

@@ -232,7 +232,7 @@ def lint_clauses(sig: Signature, clauses: Sequence[Clause], signatures: object =
 
     def probe(idx: Sequence[int]) -> str | None:
         reqs = tuple(DraftRequirement(f"PROBE-{k + 1}", "probe", (("probe", clauses[k]),)) for k in idx)
-        owner = [Signature(sig.owner, (), None, None, "class", sig.attrs)] if sig.kind == "method" else []
+        owner = [Signature(sig.owner, (), None, None, "class", sig.attrs)] if sig.kind == "method" and sig.owner else []
         units = tuple((u, ()) for u in owner) + ((sig, reqs),)
         return lint_text(render_req(Draft("probe", "probe", None, units)), signatures=signatures)
 

@@ -241,7 +241,7 @@ def _arg_entry(s: str, ctx: Context) -> list[Clause] | None:
     if not m or ctx.sig.kind == "class":
         return None
     x = ctx.param(m.group(1))
-    if x != m.group(1):
+    if x is None or x != m.group(1):
         return None
     desc = m.group(2).lower()
     if re.search(r"\b(?:must|should|shall) not be empty\b|\bnon-?empty\b", desc):

@@ -113,7 +113,7 @@ class Context:
         attrs = [n for n, _ in self.sig.attrs]
         for w in reversed(words):
             if w in attrs and len(w) > 1 and (not kinds or self.sig.kind_of("self." + w) in kinds + ("any",)):
-                return "self." + w
+                return "self." + str(w)
         low = p.lower()
         if re.search(rf"\b{_LIST_NOUNS}\b", low) and (not kinds or "list" in kinds):
             return self._sole(("list",))
