@@ -92,7 +92,12 @@ def _sum(s: str, ctx: Context) -> list[Clause] | None:
         re.search(r"^the (?:function|method) adds up (?:all |the )*(.+?)\.?$", s, re.I)
     if not m:
         return None
-    xs = ctx.param(m.group(1), ("list", "tuple", "set"))
+    phrase = m.group(1)
+    if len(phrase.split()) > 4 or re.search(r"\b(that|which|where|whose|odd|even|positive|negative|squares?|cubes?|"
+                                            r"digits?|first|last|except|if|when|with|at|in|positions?|greater|less|"
+                                            r"unique|distinct|absolute|products?)\b", phrase, re.I):
+        return None  # a sum over part of the collection, or of something computed from it: not sum(xs)
+    xs = ctx.param(phrase, ("list", "tuple", "set"))
     if not xs or not re.search(r"\b(int|float)\b", dict(ctx.sig.params).get(xs, "")):
         return None
     return [Clause("ensures", f"result == sum({xs})")]
