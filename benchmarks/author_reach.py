@@ -7,7 +7,10 @@ failing there is a wrong formalization), and how many HumanEvalFix buggy program
 the canonical solution refute on the same inputs. Prints the figures and a fixed-seed sample of 30
 formalized sentences for hand-checking; writes everything to ``--json``.
 
-Usage: python benchmarks/author_reach.py [--data ../shared/data] [--max-inputs 200] [--json FILE]
+Before HumanEval, it prints reach and hand-checked precision on the docstrings of two PyPI libraries
+(benchmarks/author_libs.py; skipped when not installed).
+
+Usage: python benchmarks/author_reach.py [--data ../shared/data] [--max-inputs 200] [--json FILE] [--libraries-only]
 """
 
 from __future__ import annotations
@@ -21,6 +24,9 @@ import tempfile
 import time
 from pathlib import Path
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import author_libs  # noqa: E402  (benchmarks/author_libs.py: reach and precision on PyPI libraries)
 
 from evalgap.translators.from_prose import draft_spec, load_units, render_req
 from evalgap.verifier.authoring.author import compile_clauses, evaluate_clauses, validate_draft
@@ -120,9 +126,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--data", type=Path, default=Path(__file__).resolve().parents[2] / "shared" / "data")
     ap.add_argument("--max-inputs", type=int, default=200)
     ap.add_argument("--json", type=Path, default=None)
+    ap.add_argument("--libraries-only", action="store_true", help="only the PyPI libraries' docstrings")
     args = ap.parse_args(argv)
+    print("PyPI libraries (Google-style docstrings; benchmarks/author_libs.py, labels in author_libs_labels.json):")
+    author_libs.main([])
+    if args.libraries_only:
+        return 0
     if not (args.data / "humaneval" / "HumanEval.jsonl.gz").exists():
-        print(f"data not found under {args.data}", file=sys.stderr)
+        print(f"HumanEval data not found under {args.data}", file=sys.stderr)
         return 2
     t0 = time.monotonic()
     res = run(args.data, args.max_inputs)

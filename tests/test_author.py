@@ -39,10 +39,17 @@ def workdir(tmp_path: Path) -> Path:
 
 
 def _sig(text: str) -> Signature:
-    m = re.fullmatch(r"(\w+)\((.*)\)\s*->\s*(.+)", text)
+    """``f(a: int) -> T``; ``C.m(a: int) -> T; attr: int`` (a method); ``C(a: int) -> None; attr: int`` (a class)."""
+    head, _, attrs_text = text.partition("; ")
+    m = re.fullmatch(r"(?:(\w+)\.)?(\w+)\((.*)\)\s*->\s*(.+)", head)
     assert m
-    params = tuple((p.split(":")[0].strip(), p.split(":", 1)[1].strip()) for p in m.group(2).split(", ") if p)
-    return Signature(m.group(1), params, m.group(3).strip())
+    params = tuple((p.split(":")[0].strip(), p.split(":", 1)[1].strip()) for p in m.group(3).split(", ") if p)
+    attrs = tuple((a.split(":")[0].strip(), a.split(":", 1)[1].strip()) for a in attrs_text.split(", ") if a)
+    if m.group(1):
+        return Signature(m.group(2), params, m.group(4).strip(), m.group(1), "method", attrs)
+    if attrs:
+        return Signature(m.group(2), params, None, None, "class", attrs)
+    return Signature(m.group(2), params, m.group(4).strip())
 
 
 def test_split_keeps_ids_generates_stable_ones_and_extracts_examples() -> None:

@@ -14,119 +14,27 @@ from __future__ import annotations
 import ast
 import inspect
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
-from evalgap.specs_lang import SpecError, parse
-from evalgap.specs_lang.check import check_spec
 from evalgap.translators.errors import TranslationError
-from evalgap.translators.prose_patterns import SIGNATURE_ONLY_RULES, is_worked_example, match_rules
+from evalgap.translators.prose_patterns import is_worked_example, match_rules
 from evalgap.translators.prose_split import ProseExample, Sentence, segment_text
+from evalgap.translators.prose_draft import (Draft, DraftRequirement, Engine, Proposal, ProseUnit, example_clause,
+                                             lint_clause, lint_clauses, lint_text, render_req)
+from evalgap.translators.prose_targets import (ModuleTargets, by_parameters, engine_text, mentions, read_targets,
+                                               resolve, type_text)
 from evalgap.translators.prose_terms import Clause, Context, Signature
 from evalgap.specs_lang.textfile import MAX_TEXT_BYTES, read_text
 
 __all__ = ["ProseUnit", "DraftRequirement", "Draft", "load_units", "signature_of", "pattern_engine",
-           "draft_spec", "render_req", "lint_clause", "lint_text", "ProseInputError", "Proposal", "Engine"]
+           "draft_spec", "render_req", "lint_clause", "lint_text", "ProseInputError", "Proposal", "Engine",
+           "example_clause", "target_file", "AMBIGUOUS_REASON", "with_requirement"]
 
 
 class ProseInputError(TranslationError, ValueError):
     """The prose input cannot be read or bound to a target function (a usage error)."""
-
-
-@dataclass(frozen=True)
-class ProseUnit:
-    """The prose of one target function.
-
-    Attributes:
-        sig: the function's signature.
-        sentences: its requirement sentences, in order.
-        examples: its examples (doctests and inline forms).
-        headers: example headers with no content of their own.
-        prefix: the ID prefix for generated IDs.
-    """
-
-    sig: Signature
-    sentences: tuple[Sentence, ...]
-    examples: tuple[ProseExample, ...]
-    headers: tuple[str, ...]
-    prefix: str
-
-
-@dataclass(frozen=True)
-class Proposal:
-    """An engine's answer for one sentence: clauses (each with the rule or model that produced it), or why
-    none: ``informal`` is ``(category, reason)``."""
-
-    clauses: tuple[tuple[str, Clause], ...] = ()
-    informal: tuple[str, str] | None = None
-
-
-#: An engine maps (sentence text, signature, examples) to a :class:`Proposal`.
-Engine = Callable[[str, Signature, Sequence[ProseExample]], Proposal]
-
-
-@dataclass(frozen=True)
-class DraftRequirement:
-    """One requirement of the draft.
-
-    Attributes:
-        id: requirement ID (kept from the text or generated).
-        prose: the sentence (or the example's text).
-        clauses: formal clauses with their producing rule/model, ``(rule, Clause)``.
-        informal: ``(category, reason)`` when not formalized.
-        example: the example, for ``example`` requirements.
-        rejected: ``(clause text, reason)`` of clauses dropped by lint or validation.
-        line: line of the input it came from.
-    """
-
-    id: str
-    prose: str
-    clauses: tuple[tuple[str, Clause], ...] = ()
-    informal: tuple[str, str] | None = None
-    example: ProseExample | None = None
-    rejected: tuple[tuple[str, str], ...] = ()
-    line: int = 0
-
-    @property
-    def rules(self) -> tuple[str, ...]:
-        """The distinct rules/models that produced the clauses."""
-        return tuple(dict.fromkeys(r for r, _ in self.clauses))
-
-    @property
-    def signature_only(self) -> bool:
-        """True when every clause comes from a rule the signature alone implies."""
-        return bool(self.clauses) and all(r in SIGNATURE_ONLY_RULES for r, _ in self.clauses)
-
-
-@dataclass(frozen=True)
-class Draft:
-    """A drafted spec: per function, its requirements; ``notes`` go into the header comment."""
-
-    name: str
-    title: str
-    target: str | None
-    functions: tuple[tuple[Signature, tuple[DraftRequirement, ...]], ...]
-    notes: tuple[str, ...] = field(default=())
-
-    def requirements(self) -> list[DraftRequirement]:
-        """Every requirement, in order."""
-        return [r for _, reqs in self.functions for r in reqs]
-
-
-_TYPE_MAP = {"List": "list", "Dict": "dict", "Tuple": "tuple", "Set": "set", "FrozenSet": "frozenset"}
-
-
-def _type_text(node: ast.expr | None) -> str | None:
-    if node is None:
-        return None
-    text = ast.unparse(node)
-    for k, v in _TYPE_MAP.items():
-        text = re.sub(rf"\b{k}\b", v, text)
-    text = text.replace("typing.", "")
-    if "|" in text or "..." in text or "Callable" in text:
-        return "Any"
-    return text
 
 
 def _literal_type(values: list[Any]) -> str | None:
@@ -157,12 +65,12 @@ def signature_of(fn: ast.FunctionDef, examples: Sequence[ProseExample] = ()) -> 
     ``list``), missing ones inferred from the examples' literal values, else ``Any``."""
     params = []
     for i, a in enumerate(fn.args.args):
-        t = _type_text(a.annotation)
+        t = type_text(a.annotation)
         if t in (None, "list", "dict", "tuple", "set"):
             inferred = _literal_type([e.args[i] for e in examples if len(e.args) > i])
             t = inferred or ({"list": "list[Any]", "dict": "dict[Any, Any]"}.get(t or "", t) or "Any")
         params.append((a.arg, t))
-    ret = _type_text(fn.returns)
+    ret = type_text(fn.returns)
     if ret in (None, "list", "dict", "tuple"):
         ret = _literal_type([e.expected for e in examples]) or ret
     return Signature(fn.name, tuple(params), ret)
@@ -172,63 +80,163 @@ def _prefix(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9]", "", name).upper()[:12] or "REQ"
 
 
+def _docstring(node: ast.FunctionDef | ast.ClassDef) -> str | None:
+    """The docstring, or the first string statement of the body (HumanEval prompts after an import)."""
+    return ast.get_docstring(node) or next(
+        (inspect.cleandoc(st.value.value) for st in node.body if isinstance(st, ast.Expr)
+         and isinstance(st.value, ast.Constant) and isinstance(st.value.value, str)), None)
+
+
+def _nodes(tree: ast.Module) -> dict[str, ast.FunctionDef | ast.ClassDef]:
+    """Functions, classes and ``Class.method`` nodes of a module by qualified name."""
+    out: dict[str, ast.FunctionDef | ast.ClassDef] = {}
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            out[node.name] = node
+        if isinstance(node, ast.ClassDef):
+            out.update({f"{node.name}.{f.name}": f for f in node.body if isinstance(f, ast.FunctionDef)})
+    return out
+
+
 def _units_from_python(source: str, path: str, only: str | None) -> list[ProseUnit]:
     try:
         tree = ast.parse(source, filename=path)
     except SyntaxError as exc:
         raise ProseInputError(f"{path}: not valid Python ({exc.msg}, line {exc.lineno})") from exc
-    fns = [n for n in tree.body if isinstance(n, ast.FunctionDef)]
+    nodes = _nodes(tree)
     units = []
-    for fn in fns:
+    for fn in [n for n in tree.body if isinstance(n, ast.FunctionDef)]:  # private functions too (HumanEval)
         if only and fn.name != only:
             continue
-        doc = ast.get_docstring(fn) or next(
-            (inspect.cleandoc(st.value.value) for st in fn.body if isinstance(st, ast.Expr)
-             and isinstance(st.value, ast.Constant) and isinstance(st.value.value, str)), None)
-        if not doc:
+        doc = _docstring(fn)
+        if doc:
+            sentences, examples, headers = segment_text(doc, fn.name)
+            units.append(ProseUnit(signature_of(fn, examples), tuple(sentences), tuple(examples), tuple(headers),
+                                   _prefix(fn.name)))
+    for sig in read_targets(tree, only).targets:
+        if sig.kind == "function":
             continue
-        sentences, examples, headers = segment_text(doc, fn.name)
-        units.append(ProseUnit(signature_of(fn, examples), tuple(sentences), tuple(examples), tuple(headers),
-                               _prefix(fn.name)))
+        node = nodes.get(sig.qualname)
+        doc = _docstring(node) if node is not None else None
+        if doc:
+            sentences, examples, headers = segment_text(doc, None)
+            units.append(ProseUnit(sig, tuple(_bind(s, sig, ModuleTargets((sig,))) for s in sentences), (),
+                                   tuple(headers), _prefix(sig.qualname.replace(".", "_"))))
     if not units:
         what = f"function {only}" if only else "a function"
         raise ProseInputError(f"{path}: no docstring of {what} to draft from")
     return units
 
 
-def _target_function(target: Path, only: str | None) -> ast.FunctionDef:
-    try:
-        tree = ast.parse(read_text(target, "target", MAX_TEXT_BYTES), filename=str(target))
-    except (OSError, SyntaxError) as exc:
-        raise ProseInputError(f"target {target}: {exc}") from exc
-    fns = [n for n in tree.body if isinstance(n, ast.FunctionDef) and not n.name.startswith("_")]
-    if only:
-        fns = [f for f in fns if f.name == only]
-    if len(fns) != 1:
-        names = ", ".join(f.name for f in fns) or "none"
-        raise ProseInputError(f"target {target}: cannot tell which function the prose is about (public functions: "
-                              f"{names}); pass --function NAME")
-    return fns[0]
+def target_file(target: Path, base: Path | None = None) -> Path:
+    """The ``.py`` file of ``--target``: a path, or a module name (``pkg.mod``) found on the current folder or
+    ``sys.path`` without importing anything.
+
+    Raises:
+        ProseInputError: neither an existing file nor a module that can be found.
+    """
+    text = str(target)
+    where = base or Path.cwd()
+    if text.endswith(".py") or "/" in text or (where / text).is_file():
+        return target if base is None else base / target  # as given: messages name the file the way the user did
+    if not re.fullmatch(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*", text):
+        raise ProseInputError(f"--target {text!r} is neither a .py file nor a module name")
+    import importlib.machinery
+    import sys
+
+    search: list[str] | None = [str(where)] + sys.path
+    spec = None
+    for part in text.split("."):
+        spec = importlib.machinery.PathFinder.find_spec(part, search)
+        if spec is None:
+            raise ProseInputError(f"--target {text!r}: no module named {part!r} in {where} or on sys.path")
+        search = list(spec.submodule_search_locations or [])
+    origin = spec.origin if spec is not None else None
+    if not origin or not origin.endswith(".py"):
+        raise ProseInputError(f"--target {text!r}: the module has no Python source file to read")
+    return Path(origin)
+
+
+def _bind(s: Sentence, sig: Signature, targets: ModuleTargets) -> Sentence:
+    """``s`` with the text the engine reads: its own target's mentions rewritten (:func:`engine_text`)."""
+    return replace(s, engine=engine_text(s.engine or s.text, sig, mentions(s.text, targets)))
+
+
+def _assign(sentences: Sequence[Sentence], targets: ModuleTargets) -> tuple[dict[Signature, list[Sentence]],
+                                                                              list[Sentence]]:
+    """Map each sentence to its target (see :mod:`prose_targets`); the ambiguous ones are returned apart."""
+    by_target: dict[Signature, list[Sentence]] = {t: [] for t in targets.targets}
+    ambiguous: list[Sentence] = []
+    heading_target: dict[str, Signature | None] = {}
+    last: tuple[int, Signature] | None = None
+    only = targets.targets[0] if len(targets.targets) == 1 else None
+    for s in sentences:
+        if s.heading not in heading_target:
+            heading_target[s.heading] = resolve(mentions(s.heading, targets))[0]
+        sig, amb = resolve(mentions(s.text, targets))
+        if sig is None and not amb:
+            sig = by_parameters(s.text, targets)
+        if sig is None and not amb:
+            sig = (last[1] if last and last[0] == s.block else None) or heading_target[s.heading] or only
+        if sig is None:
+            ambiguous.append(s)
+            continue
+        last = (s.block, sig)
+        by_target[sig].append(_bind(s, sig, targets))
+    return by_target, ambiguous
+
+
+_DIRECTIVE = "a reStructuredText directive (version note, see-also), not a statement of behaviour"
+
+#: The reason of a sentence no target could be told for.
+AMBIGUOUS_REASON = ("cannot tell which function, class or method this sentence is about (it names none or "
+                    "several, and so does its heading); name one in backticks")
 
 
 def load_units(input_path: Path, target: Path | None = None, function: str | None = None) -> list[ProseUnit]:
-    """Read prose: a ``.py`` file (its function docstrings), or Markdown/plain text bound to one function of
-    ``target`` (a ``.py`` file, parsed, never imported).
+    """Read prose: a ``.py`` file (its function, class and method docstrings), or Markdown/plain text about
+    the functions, classes and methods of ``target`` (a ``.py`` file or a module name, parsed, never
+    imported); each sentence goes to the target it is about (:mod:`prose_targets`); the ones that stay
+    ambiguous form a unit of kind ``module`` (informal requirements at the top of the spec).
 
     Raises:
-        ProseInputError: unreadable input, no docstring, or no single function to bind the prose to.
+        ProseInputError: unreadable or empty input, no docstring, a target that cannot be read.
     """
     source = read_text(input_path, "prose", MAX_TEXT_BYTES)  # EG100/EG107 with file, line, column, offset
+    if not source.strip():
+        raise ProseInputError(f"{input_path}: the prose is empty: there is nothing to draft from")
     if input_path.suffix == ".py":
         return _units_from_python(source, str(input_path), function)
     if target is None:
         sig = Signature(function or "f", (), None)
         sentences, examples, headers = segment_text(source, function)
         return [ProseUnit(sig, tuple(sentences), tuple(examples), tuple(headers), _prefix(input_path.stem))]
-    fn = _target_function(target, function)
-    sentences, examples, headers = segment_text(source, fn.name)
-    return [ProseUnit(signature_of(fn, examples), tuple(sentences), tuple(examples), tuple(headers),
-                      _prefix(input_path.stem))]
+    path = target_file(target)
+    try:
+        tree = ast.parse(read_text(path, "target", MAX_TEXT_BYTES), filename=str(path))
+    except SyntaxError as exc:
+        raise ProseInputError(f"target {path}:{exc.lineno}: not valid Python ({exc.msg})") from exc
+    targets = read_targets(tree, function)
+    if not targets.targets:
+        raise ProseInputError(f"target {path}: no public function or class{f' named {function}' if function else ''}"
+                              " for the prose to be about")
+    nodes = _nodes(tree)
+    funcs = [t.name for t in targets.targets if t.kind == "function"]
+    sentences, all_examples, headers = segment_text(source, funcs)
+    by_target, ambiguous = _assign(sentences, targets)
+    units: list[ProseUnit] = []
+    prefix = _prefix(input_path.stem)
+    if ambiguous:
+        units.append(ProseUnit(Signature("", (), None, None, "module"), tuple(ambiguous), (), (), prefix))
+    for sig, sents in by_target.items():
+        node = nodes.get(sig.qualname)
+        unit_examples: list[ProseExample] = []
+        if sig.kind == "function" and isinstance(node, ast.FunctionDef):
+            unit_examples = [e for e in all_examples if e.call.split("(", 1)[0].strip() == sig.name]
+            sig = signature_of(node, unit_examples)
+        if sents or unit_examples:
+            units.append(ProseUnit(sig, tuple(sents), tuple(unit_examples), tuple(headers), prefix))
+    return units
 
 
 def _unmatched_category(sentence: str) -> tuple[str, str]:
@@ -248,92 +256,6 @@ def pattern_engine(sentence: str, sig: Signature, examples: Sequence[ProseExampl
     if found:
         return Proposal(tuple(found))
     return Proposal(informal=_unmatched_category(sentence))
-
-
-def _q(text: str) -> str:
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
-def _lit(value: Any) -> str:
-    return repr(value)
-
-
-def example_clause(sig: Signature, ex: ProseExample) -> str:
-    """The ``example`` clause text for an example (floats compared with a relative tolerance of 1e-6)."""
-    call = f"{sig.name}({', '.join(_lit(a) for a in ex.args)})"
-    if isinstance(ex.expected, float):
-        return f"abs({call} - {_lit(ex.expected)}) <= 1e-06 * max(1.0, abs({_lit(ex.expected)}))"
-    return f"{call} == {_lit(ex.expected)}"
-
-
-def _function_header(sig: Signature) -> str:
-    params = ", ".join(f"{n}: {t}" for n, t in sig.params)
-    ret = f" -> {sig.returns}" if sig.returns else ""
-    return f"function {sig.name}({params}){ret}"
-
-
-def _req_lines(r: DraftRequirement, sig: Signature) -> list[str]:
-    out = []
-    if r.rules:
-        out.append(f"  # rule: {', '.join(r.rules)}")
-    for text, why in r.rejected:
-        out.append(f"  # rejected: {text}  ({why})")
-    out.append(f"  requirement {r.id} {_q(r.prose)}")
-    if r.example is not None:
-        out.append(f"    example {example_clause(sig, r.example)}")
-    elif r.clauses:
-        out += [f"    {c.kind} {c.text}" for _, c in r.clauses]
-    else:
-        cat, reason = r.informal or ("omission", "not formalized")
-        out.append(f"    informal {cat} {_q(reason)}")
-    return out
-
-
-def render_req(draft: Draft) -> str:
-    """The ``.req`` text of a draft (a header comment with the notes, then one function block per
-    function; each requirement is preceded by a comment naming the rule or model that produced it)."""
-    lines = [f"# {n}" for n in draft.notes]
-    lines.append(f"spec {draft.name} {_q(draft.title)}")
-    if draft.target:
-        lines.append(f"  target: {draft.target}")
-    for sig, reqs in draft.functions:
-        lines += ["", _function_header(sig)]
-        for r in reqs:
-            lines += _req_lines(r, sig)
-    return "\n".join(lines) + "\n"
-
-
-def lint_text(text: str, file: str = "<draft>", signatures: object = None) -> str | None:
-    """Parse, check (structure, names and types; against the target's signatures when given, as
-    ``evalgap lint`` does) and translate spec text; return the diagnostic text, or None if clean.
-
-    Args:
-        text: the spec text; file: its name in diagnostics; signatures: a
-            :class:`evalgap.specs_lang.signatures.ModuleSig` or None.
-
-    Translation (:func:`evalgap.translators.to_icontract.build_harness`) is included because a clause that
-    parses but cannot be compiled would make ``evalgap check`` report it ``unknown``.
-    """
-    from evalgap.translators.to_icontract import build_harness
-
-    try:
-        spec = parse(text, file)
-        check_spec(spec, text, signatures)
-        harness = build_harness(spec, "evalgap_lint_target")
-    except SpecError as exc:
-        return exc.render()
-    except TranslationError as exc:
-        return f"{type(exc).__name__}: {exc}"
-    bad = [o for o in harness.obligations if o.kind == "unsupported"]
-    return f"unsupported: {bad[0].reason}" if bad else None
-
-
-def lint_clause(sig: Signature, clause: Clause, signatures: object = None) -> str | None:
-    """Lint one clause in a one-requirement spec over ``sig`` (and the target's ``signatures`` when given);
-    the diagnostic text, or None when clean."""
-    probe = DraftRequirement("PROBE-1", "probe", (("probe", clause),))
-    text = render_req(Draft("probe", "probe", None, ((sig, (probe,)),)))
-    return lint_text(text, signatures=signatures)
 
 
 def draft_spec(units: Sequence[ProseUnit], engine: Engine = pattern_engine, name: str = "drafted",
@@ -362,11 +284,18 @@ def draft_spec(units: Sequence[ProseUnit], engine: Engine = pattern_engine, name
                     used.add(cand)
                     return cand
 
-        for s in unit.sentences:
-            prop = engine(s.text, unit.sig, unit.examples)
+        if unit.sig.kind == "module":
+            props = [Proposal(informal=("omission", AMBIGUOUS_REASON)) for _ in unit.sentences]
+        else:
+            props = [Proposal(informal=("omission", _DIRECTIVE)) if s.section == "directive" else
+                     engine(s.engine or s.text, unit.sig, unit.examples) for s in unit.sentences]
+        distinct = list(dict.fromkeys(c for p in props for _, c in p.clauses))  # a clause is linted once per unit
+        verdict = dict(zip(distinct, lint_clauses(unit.sig, distinct, signatures)))
+        problems = iter([verdict[c] for p in props for _, c in p.clauses])
+        for s, prop in zip(unit.sentences, props):
             keep, rejected = [], []
             for rule, c in prop.clauses:
-                problem = lint_clause(unit.sig, c, signatures)
+                problem = next(problems)
                 if problem:
                     rejected.append((f"{c.kind} {c.text}", "lint: " + problem.splitlines()[0][:160]))
                 else:
@@ -376,12 +305,31 @@ def draft_spec(units: Sequence[ProseUnit], engine: Engine = pattern_engine, name
                 informal = ("omission", "every proposed clause was rejected by lint")
             reqs.append(DraftRequirement(next_id(s.given_id), s.text, tuple(keep), None if keep else informal,
                                          None, tuple(rejected), s.line))
+        if unit.sig.kind == "method":
+            reqs = _guard_method(reqs)
         header = re.sub(r"\W+$", "", unit.headers[0]) + ": " if unit.headers else ""
         for ex in unit.examples:
             reqs.append(DraftRequirement(next_id(None), f"{header}{ex.text}", example=ex))
         funcs.append((unit.sig, tuple(reqs)))
-    return Draft(name, title or f"Drafted from prose: {', '.join(u.sig.name for u in units)}", target,
+    return Draft(name, title or f"Drafted from prose: {', '.join(u.sig.qualname for u in units if u.sig.name)}", target,
                  tuple(funcs), tuple(notes))
+
+
+def _guard_method(reqs: list[DraftRequirement]) -> list[DraftRequirement]:
+    """Method requirements with ``ensures`` get ``requires not (W)`` for each ``raises E when W`` drafted for the
+    same method: a method requirement is checked on every call (docs/language.md), and where the prose says the
+    method raises, its other requirements do not apply (functions get this narrowing from the checker)."""
+    whens = [c.text.split(" when ", 1)[1] for r in reqs for _, c in r.clauses if c.kind == "raises" and " when " in c.text]
+    whens = list(dict.fromkeys(whens))
+    if not whens:
+        return reqs
+    out = []
+    for r in reqs:
+        if any(c.kind == "ensures" for _, c in r.clauses) and not any(c.kind == "raises" for _, c in r.clauses):
+            guard = tuple(("raises-guard", Clause("requires", f"not ({w})")) for w in whens)
+            r = replace(r, clauses=guard + r.clauses)
+        out.append(r)
+    return out
 
 
 def with_requirement(draft: Draft, req: DraftRequirement) -> Draft:

@@ -17,7 +17,8 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
-from evalgap.translators.prose_terms import Clause, Context
+from evalgap.translators.prose_patterns_more import MORE_RULES
+from evalgap.translators.prose_terms import Clause, Context, base_kind
 
 __all__ = ["Rule", "CATALOGUE", "match_rules", "SIGNATURE_ONLY_RULES", "is_worked_example"]
 
@@ -83,6 +84,9 @@ def _check_if(s: str, ctx: Context) -> list[Clause] | None:
     if not m or ctx.sig.result_kind not in ("bool", "any"):
         return None
     cond = ctx.condition(m.group(1))
+    untyped = [n for n, t in ctx.sig.params if base_kind(t) == "any" and re.search(rf"\b{n}\b", cond or "")]
+    if untyped and re.search(r"len\(|%|[<>]=? 0\b", cond or ""):
+        return None  # emptiness/parity/sign of an untyped parameter: the clause would raise on other kinds of value
     return [Clause("ensures", f"result == ({cond})")] if cond else None
 
 
@@ -173,6 +177,8 @@ def _average(s: str, ctx: Context) -> list[Clause] | None:
     if not m or ctx.sig.result_kind not in ("int", "float", "any"):
         return None
     xs = ctx.param(m.group(1), ("list",))
+    if xs and ctx.sig.kind_of(xs) != "list":
+        return None  # an untyped collection may be a mapping, whose min() reads the keys
     return [Clause("ensures", f"len({xs}) > 0 ==> min({xs}) <= result <= max({xs})")] if xs else None
 
 
@@ -427,6 +433,8 @@ CATALOGUE: tuple[Rule, ...] = (
          ("Returns an integer.", "f(x: int) -> int", "isinstance(result, int)"), _signature_type),
 )
 
+CATALOGUE = CATALOGUE + tuple(Rule(*entry) for entry in MORE_RULES)
+
 #: Rules whose clauses the signature alone implies (excluded from the reach figures).
 SIGNATURE_ONLY_RULES = frozenset({"signature-type"})
 
@@ -435,6 +443,18 @@ def is_worked_example(sentence: str) -> bool:
     """True for a worked example in prose (``arr = [2, 1] -> sort arr -> [1, 2]``): literal values chained with
     arrows; no rule reads it as a property (the splitter turns only closed calls into ``example``s)."""
     return bool(re.search(r"[\]\)\d'\"]\s*(?:->|=>|\u2192)|(?:->|=>|\u2192)\s*[\[\(\d'\"]", sentence))
+
+
+#: The rules an ``Argument X: ...`` / ``Attribute X: ...`` entry (docstring sections) may match.
+_ENTRY_RULES = {"Argument": frozenset({"arg-entry"}), "Attribute": frozenset({"invariant"})}
+#: Rules whose clause assumes the natural order or the elements themselves (not a key function's values).
+_ORDER_RULES = frozenset({"sorted", "average", "extremum", "membership", "filter"})
+_CALLABLE_PARAMS = re.compile(r"^(key|keys|comparator|cmp|iteratee|callback|predicate|func|fn|sort_key|reverse|by)$")
+
+
+def _has_callable_param(ctx: Context) -> bool:
+    """True when the target takes a key/comparator/iteratee (or ``reverse``) parameter."""
+    return any(_CALLABLE_PARAMS.match(n) or "Callable" in t for n, t in ctx.sig.params)
 
 
 def match_rules(sentence: str, ctx: Context) -> list[tuple[str, Clause]]:
@@ -447,7 +467,14 @@ def match_rules(sentence: str, ctx: Context) -> list[tuple[str, Clause]]:
     seen: set[tuple[str, str]] = set()
     if is_worked_example(sentence):
         return out
+    entry = re.match(r"^(Argument|Attribute) \w+: ", sentence)
+    if sentence.lstrip().startswith(".."):  # a reST directive (``.. versionchanged:: 3.0``) states no behaviour
+        return out
     for rule in CATALOGUE:
+        if entry and rule.name not in _ENTRY_RULES[entry.group(1)]:
+            continue  # an Args/Attributes entry describes its parameter or attribute, not the result
+        if rule.name in _ORDER_RULES and _has_callable_param(ctx):
+            continue  # a key/comparator/iteratee parameter changes what "sorted"/"mean"/"largest" is about
         try:
             found = rule.fn(sentence, ctx)
         except (KeyError, IndexError):

@@ -22,7 +22,9 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Sequence
+
+from evalgap.translators.prose_blocks import split_blocks
 
 __all__ = ["ProseExample", "Sentence", "split_sentences", "sentence_spans", "extract_examples", "parse_literal",
            "segment_text", "HEADER_ONLY"]
@@ -30,9 +32,6 @@ __all__ = ["ProseExample", "Sentence", "split_sentences", "sentence_spans", "ext
 #: Text that is only an example header (kept in the example's prose, not a sentence of its own).
 HEADER_ONLY = re.compile(r"^\W*(for\s+)?(example|examples|e\.g|eg|for instance|task|note|input|output|example \d+)"
                          r"\W*$", re.I)
-_ID_AT_START = re.compile(r"^\s*(?:\[(?P<b>[A-Za-z][A-Za-z0-9_]*(?:[-.][A-Za-z0-9_]+)+)\]|"
-                          r"(?P<p>[A-Z][A-Za-z0-9_]*(?:[-.][A-Za-z0-9_]*\d[A-Za-z0-9_]*)+))\s*[:.)\-\u2013]?\s+")
-_BULLET = re.compile(r"^\s*(?:[-*+\u2022]|\(?\d{1,3}[.)]|\(?[a-z][.)])\s+")
 _ABBREV = re.compile(r"\b(e\.g|i\.e|etc|vs|resp|approx|cf|Fig|No)\.$", re.I)
 _BOOL_WORDS = {"true": "True", "false": "False", "none": "None", "null": "None"}
 _SEPARATORS = r"(?:==>|=>|==|->|\u279e|\u2192|=|\bshould\s+return\b|\breturns?\b|\bshould\s+be\b|\bgives\b)"
@@ -63,11 +62,20 @@ class Sentence:
         text: the sentence, whitespace-normalized.
         given_id: the ID written in the text, if any.
         line: 1-based line of the input (or docstring) where it starts.
+        heading: the section heading it sits under ("" for none).
+        block: the index of its paragraph, list item, table row or section entry (sentences of one block share it).
+        section: ``args``/``returns``/``raises``/``attributes`` for a docstring section entry, ``directive`` for
+            the text of a reST directive (``.. versionadded:: 2.0``), else None.
+        engine: the text the catalogue reads instead of ``text`` (a section entry rewritten), or None.
     """
 
     text: str
     given_id: str | None
     line: int
+    heading: str = ""
+    block: int = 0
+    section: str | None = None
+    engine: str | None = None
 
 
 def parse_literal(text: str) -> tuple[bool, Any]:
@@ -171,7 +179,7 @@ def extract_examples(text: str, func: str) -> tuple[list[ProseExample], str]:
     return out, rest
 
 
-def _doctests(lines: list[str], func: str) -> tuple[list[ProseExample], list[str]]:
+def _doctests(lines: list[str], funcs: Sequence[str]) -> tuple[list[ProseExample], list[str]]:
     """Pull ``>>> call`` + output pairs out of docstring lines; return them and the remaining lines."""
     examples: list[ProseExample] = []
     keep: list[str] = []
@@ -193,7 +201,7 @@ def _doctests(lines: list[str], func: str) -> tuple[list[ProseExample], list[str
         try:
             node = ast.parse(call, mode="eval").body
             args = tuple(ast.literal_eval(a) for a in node.args) if isinstance(node, ast.Call) else None
-            is_target = isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == func
+            is_target = isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in funcs
         except (SyntaxError, ValueError, TypeError):
             args, is_target = None, False
         if ok and args is not None and is_target:
@@ -231,64 +239,41 @@ def _sentences_of(paragraph: str) -> list[str]:
     return [" ".join(paragraph[s:e].split()) for s, e in sentence_spans(paragraph)]
 
 
-def segment_text(text: str, func: str | None = None) -> tuple[list[Sentence], list[ProseExample], list[str]]:
+def segment_text(text: str, func: str | Sequence[str] | None = None) -> tuple[list[Sentence], list[ProseExample],
+                                                                             list[str]]:
     """Split prose into requirement sentences and examples.
 
     Args:
         text: Markdown, plain text or a docstring.
-        func: the target function's name (enables example extraction), or None.
+        func: the target function's name, or several names (enables example extraction), or None.
 
     Returns:
         ``(sentences, examples, headers)``; ``headers`` are example headers that carried no content.
     """
     lines = text.splitlines()
     examples: list[ProseExample] = []
-    if func:
-        examples, lines = _doctests(lines, func)
-    blocks: list[tuple[int, str, str | None]] = []  # (line, text, given id)
-    cur: list[str] = []
-    cur_line = 0
-    cur_id: str | None = None
-    in_code = False
-
-    def flush() -> None:
-        nonlocal cur, cur_id
-        if cur:
-            blocks.append((cur_line, " ".join(x.strip() for x in cur), cur_id))
-        cur, cur_id = [], None
-
-    for n, raw in enumerate(lines, start=1):
-        line = raw.rstrip()
-        if line.strip().startswith("```"):
-            in_code = not in_code
-            flush()
-            continue
-        if not line.strip() or re.match(r"^\s*(#{1,6}\s|={3,}|-{3,}$)", line):
-            flush()
-            continue
-        bullet = _BULLET.match(line)
-        idm = _ID_AT_START.match(line)
-        if bullet or idm or in_code:
-            flush()
-            cur_line = n
-            body = line[bullet.end():] if bullet else line
-            idm = _ID_AT_START.match(body)
-            if idm:
-                cur_id = idm.group("b") or idm.group("p")
-                body = body[idm.end():]
-            cur = [body]
-            continue
-        if not cur:
-            cur_line = n
-        cur.append(line)
-    flush()
+    funcs = [func] if isinstance(func, str) else list(func or [])
+    if funcs:
+        examples, lines = _doctests(lines, funcs)
+    blocks = split_blocks(lines)
     sentences: list[Sentence] = []
     headers: list[str] = []
-    for line_no, block, given in blocks:
-        if func:
-            found, block = extract_examples(block, func)
+    for b_no, blk in enumerate(blocks):
+        block, given = blk.text, blk.given_id
+        for name in funcs:
+            if name + "(" not in block.replace(" (", "("):
+                continue
+            found, block = extract_examples(block, name)
             examples.extend(found)
+        if funcs:
+            block = re.sub(r"\s+([.,;:])(?=\s|$)", r"\1", block)  # no "raises X. ." after a blanked example
+        if blk.section is not None:  # a docstring section entry is one requirement, its rewrite for the engine
+            if re.search(r"[A-Za-z0-9]", block):
+                sentences.append(Sentence(" ".join(block.split()), given, blk.line, blk.heading, b_no, blk.section,
+                                          blk.engine))
+            continue
         parts = _sentences_of(block)
+        directive = "directive" if block.lstrip().startswith("..") else None  # ``.. versionchanged:: 3.0`` and its text
         for j, part in enumerate(parts):
             clean = part.strip()
             if not re.search(r"[A-Za-z0-9]", clean) or HEADER_ONLY.match(clean):
@@ -296,7 +281,8 @@ def segment_text(text: str, func: str | None = None) -> tuple[list[Sentence], li
                     headers.append(clean)
                 continue
             sentences.append(Sentence(clean, given if j == 0 and len(parts) == 1 else
-                                      (f"{given}.{j + 1}" if given else None), line_no))
+                                      (f"{given}.{j + 1}" if given else None), blk.line, blk.heading, b_no,
+                                      directive))
     return sentences, examples, headers
 
 

@@ -35,17 +35,31 @@ class Signature:
     """The target function's signature, in spec-language type syntax.
 
     Attributes:
-        name: the function name.
-        params: ``(name, type text)`` in order (``Any`` where unknown).
+        name: the function name (the method name for a method, the class name for a class).
+        params: ``(name, type text)`` in order (``Any`` where unknown; ``self`` excluded; a class's are its
+            ``__init__`` parameters).
         returns: the return type text, or None when unknown.
+        owner: the class a method belongs to (None for a module-level function or a class).
+        kind: ``function``, ``method`` or ``class``.
+        attrs: for a method or a class, the instance attributes ``(name, type text)`` (read as ``self.NAME``).
     """
 
     name: str
     params: tuple[tuple[str, str], ...]
     returns: str | None
+    owner: str | None = None
+    kind: str = "function"
+    attrs: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def qualname(self) -> str:
+        """``Class.method`` for a method, else the name."""
+        return f"{self.owner}.{self.name}" if self.owner else self.name
 
     def kind_of(self, param: str) -> str:
-        """:func:`base_kind` of a parameter's type."""
+        """:func:`base_kind` of a parameter's type (``self.X``: of the attribute's type)."""
+        if param.startswith("self."):
+            return next((base_kind(t) for n, t in self.attrs if n == param[5:]), "any")
         return next((base_kind(t) for n, t in self.params if n == param), "any")
 
     @property
@@ -96,6 +110,10 @@ class Context:
             if w in names and (len(w) > 1 or w not in ("a", "I")):
                 if not kinds or self.sig.kind_of(w) in kinds + ("any",):
                     return str(w)
+        attrs = [n for n, _ in self.sig.attrs]
+        for w in reversed(words):
+            if w in attrs and len(w) > 1 and (not kinds or self.sig.kind_of("self." + w) in kinds + ("any",)):
+                return "self." + str(w)
         low = p.lower()
         if re.search(rf"\b{_LIST_NOUNS}\b", low) and (not kinds or "list" in kinds):
             return self._sole(("list",))
@@ -110,6 +128,8 @@ class Context:
         raw = phrase.strip().strip(".,;`'\"")
         if raw in [n for n, _ in self.sig.params]:
             return raw
+        if re.fullmatch(r"(?:the )?(?:current )?(\w+)", raw.lower()) and raw.split()[-1] in [n for n, _ in self.sig.attrs]:
+            return "self." + raw.split()[-1]
         p = re.sub(r"^(the|a|an)\s+", "", raw.lower())
         if re.fullmatch(r"-?\d+(\.\d+)?", p):
             return p
@@ -213,17 +233,23 @@ class Context:
                 return None
             prime = f"{x} > 1 and (forall d in range(2, {x}): {x} % d != 0)"
             return f"not ({prime})" if m.group(2) else prime
-        m = re.fullmatch(r"(.+?) (?:is|are) (?:an? )?(positive|negative|non-negative|zero|even|odd)"
+        m = re.fullmatch(r"(.+?) (?:is|are) (not )?(?:an? )?(positive|negative|non-negative|zero|even|odd)"
                          r"(?: (?:number|integer|value))?", low)
         if m:
             x = self.operand(m.group(1))
-            return self.elem_pred(m.group(2), x) if x else None
+            if not x:
+                return None
+            if m.group(2):
+                neg = {"positive": f"{x} <= 0", "negative": f"{x} >= 0", "non-negative": f"{x} < 0",
+                       "zero": f"{x} != 0", "even": f"{x} % 2 == 1", "odd": f"{x} % 2 == 0"}
+                return neg[m.group(3)]
+            return self.elem_pred(m.group(3), x)
         ops = [(r"is (?:strictly )?(?:greater|larger|bigger|more) than", ">"),
                (r"is (?:strictly )?(?:less|smaller|fewer|lower) than", "<"),
                (r"is (?:greater|larger) than or equal to|is at least|>=", ">="),
                (r"is (?:less|smaller) than or equal to|is at most|<=", "<="),
                (r"is equal to|equals|==", "=="), (r"is not equal to|!=", "!="), (r">", ">"), (r"<", "<")]
-        for words, op in sorted(ops, key=lambda o: -len(o[0])):
+        for words, op in (ops[2], ops[3], ops[5], ops[0], ops[1], ops[4], ops[6], ops[7]):  # "or equal to" first
             m = re.fullmatch(rf"(.+?)\s+(?:{words})\s+(.+)", low)
             if m:
                 a, b = self.operand(m.group(1)), self.operand(m.group(2))

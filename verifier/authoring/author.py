@@ -56,8 +56,8 @@ class CompiledClause:
         return {"key": self.key, "kind": self.kind, "py": self.py, "exc": self.exc, "old": list(self.old)}
 
 
-def compile_clauses(req_text: str, function: str) -> tuple[list[str], list[str], list[CompiledClause]]:
-    """Parse a rendered draft and compile the clauses on ``function``.
+def compile_clauses(req_text: str | A.Spec, function: str) -> tuple[list[str], list[str], list[CompiledClause]]:
+    """Parse a rendered draft (or take its parsed spec) and compile the clauses on ``function``.
 
     Returns:
         ``(params, preconditions, clauses)``: parameter names; Python of every ``requires`` clause of a
@@ -66,7 +66,7 @@ def compile_clauses(req_text: str, function: str) -> tuple[list[str], list[str],
     Raises:
         SpecError: the text does not parse (a bug: drafts are linted clause by clause).
     """
-    spec = parse(req_text, "<draft>")
+    spec = parse(req_text, "<draft>") if isinstance(req_text, str) else req_text
     decl = next((f for f in spec.functions if f.name == function), None)
     if decl is None:
         return [], [], []
@@ -150,11 +150,14 @@ def validate_draft(draft: Draft, reference: Path | None = None) -> tuple[Draft, 
         ``(validated draft, notes)``; notes say what was checked and what could not be.
     """
     notes: list[str] = []
-    text = render_req(draft)
     program = read_text(reference, "reference", MAX_TEXT_BYTES) if reference else None
+    spec: A.Spec | None = None
     for sig, reqs in draft.functions:
         examples = [r.example for r in reqs if r.example is not None]
-        params, pres, clauses = compile_clauses(text, sig.name)
+        if not examples or sig.kind != "function":
+            continue
+        spec = spec or parse(render_req(draft), "<draft>")  # parsed once, only when some function has examples
+        params, pres, clauses = compile_clauses(spec, sig.name)
         if not clauses:
             continue
         failing: dict[str, list[str]] = {}
@@ -179,13 +182,19 @@ def validate_draft(draft: Draft, reference: Path | None = None) -> tuple[Draft, 
             notes.append(f"{sig.name}: clauses evaluated on {len(cases)} {label} case(s)")
         if failing:
             draft = _reject(draft, sig, failing)
-    notes.extend(weak_spec_notes(render_req(draft)))
+    formal = sum(1 for r in draft.requirements() if r.clauses)
+    if formal > WEAK_SPEC_MAX_REQUIREMENTS:  # counted on the draft: a large one is not even rendered again here
+        notes.append(_TOO_MANY.format(formal))
+    else:
+        notes.extend(weak_spec_notes(render_req(draft)))
     return draft, notes
 
 
 #: The largest draft (formal requirements) whose weak-spec witnesses ``author`` looks for: the Z3 queries
 #: grow with the square of the requirements of a function (docs/authoring.md).
 WEAK_SPEC_MAX_REQUIREMENTS = 40
+_TOO_MANY = ("weak-spec witness check: not run ({} formal requirements, more than " + str(WEAK_SPEC_MAX_REQUIREMENTS)
+             + "); run `evalgap analyze` on the draft")
 
 
 def weak_spec_notes(req_text: str) -> list[str]:
@@ -205,8 +214,7 @@ def weak_spec_notes(req_text: str) -> list[str]:
         spec = parse(req_text, "<draft>")
         formal = sum(1 for r, _ in spec.all_requirements() if r.clauses and r.informal is None)
         if formal > WEAK_SPEC_MAX_REQUIREMENTS:  # the analysis grows faster than linearly: keep author linear
-            return [f"weak-spec witness check: not run ({formal} formal requirements, more than "
-                    f"{WEAK_SPEC_MAX_REQUIREMENTS}); run `evalgap analyze` on the draft"]
+            return [_TOO_MANY.format(formal)]
         report = analyze_spec(spec, timeout_s=2.0)
     except (SpecError, ValueError) as exc:
         return [f"weak-spec witness check: not run ({str(exc).splitlines()[0]})"]

@@ -12,7 +12,8 @@ from typing import Callable
 
 from evalgap.specs_lang.ast import INFORMAL_CATEGORIES
 from evalgap.translators.from_prose import (Draft, DraftRequirement, Engine, draft_spec, lint_clause, lint_text,
-                                            load_units, pattern_engine, render_req, with_requirement)
+                                            load_units, pattern_engine, render_req, target_file,
+                                            with_requirement)
 from evalgap.translators.prose_terms import Clause, Signature
 from evalgap.verifier.authoring.author import AuthorSummary, render_summary, summarize, validate_draft
 from evalgap.verifier.errors import VerifierError
@@ -102,31 +103,50 @@ def _edit(r: DraftRequirement, sig: Signature, prompter: Prompter) -> DraftRequi
     return replace(r, clauses=tuple(clauses), informal=None)
 
 
+def _target_path(opts: AuthorOptions) -> Path | None:
+    """The target's ``.py`` file (``--target`` a path or a module name; a ``.py`` input is its own target)."""
+    if opts.target is not None:
+        return target_file(opts.target)
+    return opts.input_path if opts.input_path.suffix == ".py" else None
+
+
 def _target_line(opts: AuthorOptions) -> str | None:
-    tgt = opts.target or (opts.input_path if opts.input_path.suffix == ".py" else None)
+    tgt = _target_path(opts)
     if tgt is None:
         return None
     base = (opts.output.parent if opts.output else Path.cwd()).resolve()
     return os.path.relpath(tgt.resolve(), base)
 
 
-def _canonical(text: str) -> str:
-    """``text`` in the formatter's canonical layout (as ``evalgap fmt`` writes it), comments kept."""
-    from evalgap.specs_lang import parse
+def _canonical(text: str, file: str, signatures: object) -> tuple[str, str | None]:
+    """``text`` in the formatter's canonical layout (as ``evalgap fmt`` writes it, comments kept), and the
+    structure/names/types diagnostic of the spec (None when clean). Parsed once: each clause was already
+    linted and translated on its own (:func:`lint_clauses`), so this stays linear in the draft's size."""
+    from evalgap.specs_lang import SpecError, parse
+    from evalgap.specs_lang.check import check_spec
     from evalgap.specs_lang.format import format_spec
 
-    return format_spec(parse(text, "<draft>"), text)
+    try:
+        spec = parse(text, file)
+        check_spec(spec, text, signatures)
+    except SpecError as exc:
+        return text, exc.render()
+    return format_spec(spec, text), None
 
 
 def _signatures(opts: AuthorOptions) -> object:
     """The target's real signatures (imported in a sandboxed worker, as ``evalgap lint`` does), or None."""
-    tgt = opts.target or (opts.input_path if opts.input_path.suffix == ".py" else None)
+    tgt = _target_path(opts)
     if tgt is None:
         return None
     from evalgap.verifier.project.signatures import target_signatures
     from evalgap.verifier.project.targets import resolve_target
 
     return target_signatures(resolve_target(str(tgt.resolve()), Path.cwd()))
+
+
+#: Drafts up to this size (bytes) are linted again in full after formatting (translation included).
+_RELINT_BYTES = 64 * 1024
 
 
 def run_author(opts: AuthorOptions, engine: Engine = pattern_engine, engine_note: str = "pattern engine",
@@ -149,8 +169,9 @@ def run_author(opts: AuthorOptions, engine: Engine = pattern_engine, engine_note
     before = sum(len(r.rejected) for r in draft.requirements())
     draft, vnotes = validate_draft(draft, opts.reference)
     conflicts = sum(len(r.rejected) for r in draft.requirements()) - before
-    text = _canonical(render_req(draft))
-    problem = lint_text(text, str(opts.output or "<draft>"), sigs)
+    text, problem = _canonical(render_req(draft), str(opts.output or "<draft>"), sigs)
+    if problem is None and len(text) <= _RELINT_BYTES:  # small drafts: the canonical text is linted in full again
+        problem = lint_text(text, str(opts.output or "<draft>"), sigs)
     if problem:
         raise VerifierError(f"internal: the drafted spec does not lint:\n{problem}")
     return AuthorResult(text, draft, summarize(draft), tuple(vnotes), conflicts)

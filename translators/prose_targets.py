@@ -1,0 +1,205 @@
+"""What a sentence of prose is about: the functions, classes and methods of a target module, and the
+mapping of each sentence to one of them.
+
+A target module is read with :mod:`ast` (never imported): its public functions, its public classes (the
+``__init__`` parameters, public methods, properties and the ``self.X = ...`` attributes with their types,
+from annotations or the assigned literal). A sentence is mapped, in this order, by
+
+1. the names it mentions: ``Class.method``, ``name(args)``, a backticked name, "the ``post`` function",
+   "the Wallet class" (a method name alone binds when exactly one class has it); failing that, backticked
+   parameter names that only one function or method has;
+2. the section heading it sits under (a heading naming one target);
+3. the sentence before it in the same paragraph or list item, then the paragraph's heading;
+4. the only target of the module.
+
+A sentence naming two targets (other than a class and one of its methods) or none, when the module has
+several, is *ambiguous*: it becomes an ``informal`` requirement saying so (never a stop for the whole file).
+Before the pattern engine sees a sentence, the mention of its own target is rewritten to the generic subject
+("`truncate(text, n)` returns" → "The function returns", "the result of `f`" → "the result"), and backticks
+are dropped.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass
+from typing import Sequence
+
+from evalgap.translators.prose_terms import Signature
+
+__all__ = ["ModuleTargets", "read_targets", "Mention", "mentions", "resolve", "by_parameters", "engine_text", "type_text"]
+
+_TYPE_MAP = {"List": "list", "Dict": "dict", "Tuple": "tuple", "Set": "set", "FrozenSet": "frozenset"}
+
+
+def type_text(node: ast.expr | None) -> str | None:
+    """A Python annotation as spec type text (``List[int]`` → ``list[int]``; unions, callables → ``Any``)."""
+    if node is None:
+        return None
+    text = ast.unparse(node)
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        text = node.value
+    for k, v in _TYPE_MAP.items():
+        text = re.sub(rf"\b{k}\b", v, text)
+    text = re.sub(r"\b(?:typing|t|tp)\.", "", text)  # ``import typing as t`` is common in libraries
+    text = re.sub(r"^TypeGuard\[.*\]$", "bool", text)
+    if "|" in text or "..." in text or "Callable" in text:
+        return "Any"
+    return text
+
+
+def _value_type(node: ast.expr) -> str:
+    if isinstance(node, ast.Constant) and not isinstance(node.value, type(None)):
+        return type(node.value).__name__
+    if isinstance(node, (ast.List, ast.ListComp)):
+        return "list[Any]"
+    if isinstance(node, (ast.Dict, ast.DictComp)):
+        return "dict[Any, Any]"
+    if isinstance(node, (ast.Set, ast.SetComp)):
+        return "set[Any]"
+    return "Any"
+
+
+def _params(fn: ast.FunctionDef, skip_self: bool) -> tuple[tuple[str, str], ...]:
+    args = fn.args.args[1:] if skip_self else fn.args.args
+    return tuple((a.arg, type_text(a.annotation) or "Any") for a in args)
+
+
+def _attrs(cls: ast.ClassDef) -> tuple[tuple[str, str], ...]:
+    found: dict[str, str] = {}
+    for st in cls.body:
+        if isinstance(st, ast.AnnAssign) and isinstance(st.target, ast.Name) and not st.target.id.startswith("_"):
+            found[st.target.id] = type_text(st.annotation) or "Any"
+        if isinstance(st, ast.FunctionDef) and any(isinstance(d, ast.Name) and d.id == "property"
+                                                   for d in st.decorator_list):
+            found.setdefault(st.name, type_text(st.returns) or "Any")
+    for node in ast.walk(cls):
+        targets: list[tuple[ast.expr, str]] = []
+        if isinstance(node, ast.AnnAssign):
+            targets = [(node.target, type_text(node.annotation) or "Any")]
+        elif isinstance(node, ast.Assign):
+            targets = [(t, _value_type(node.value)) for t in node.targets]
+        for t, typ in targets:
+            if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self" \
+                    and not t.attr.startswith("_"):
+                if found.get(t.attr, "Any") == "Any":
+                    found[t.attr] = typ
+    return tuple(found.items())
+
+
+@dataclass(frozen=True)
+class ModuleTargets:
+    """The targets of a module, in source order: functions, then for each class the class itself and its
+    public methods (``__init__`` is the class's own parameters, not a separate target)."""
+
+    targets: tuple[Signature, ...]
+
+    def by_name(self) -> dict[str, Signature]:
+        """Lookup by ``name`` (functions, classes) and ``Class.method``."""
+        out: dict[str, Signature] = {}
+        for s in self.targets:
+            out[s.qualname] = s
+        return out
+
+    def method_named(self, name: str) -> Signature | None:
+        """The method ``name`` when exactly one class defines it."""
+        found = [s for s in self.targets if s.kind == "method" and s.name == name]
+        return found[0] if len(found) == 1 else None
+
+
+def read_targets(tree: ast.Module, only: str | None = None) -> ModuleTargets:
+    """The public functions, classes and methods of a parsed module (``only``: keep that function, class or
+    ``Class.method`` and, for a class, its methods)."""
+    out: list[Signature] = []
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and not node.name.startswith("_"):
+            out.append(Signature(node.name, _params(node, False), type_text(node.returns)))
+        elif isinstance(node, ast.ClassDef) and not node.name.startswith("_"):
+            attrs = _attrs(node)
+            init = next((f for f in node.body if isinstance(f, ast.FunctionDef) and f.name == "__init__"), None)
+            out.append(Signature(node.name, _params(init, True) if init else (), None, None, "class", attrs))
+            for f in node.body:
+                if isinstance(f, ast.FunctionDef) and not f.name.startswith("_") and not any(
+                        isinstance(d, ast.Name) and d.id in ("property", "staticmethod", "classmethod")
+                        for d in f.decorator_list):
+                    out.append(Signature(f.name, _params(f, True), type_text(f.returns), node.name, "method", attrs))
+    if only:
+        out = [s for s in out if only in (s.qualname, s.name, s.owner)]
+    return ModuleTargets(tuple(out))
+
+
+@dataclass(frozen=True)
+class Mention:
+    """A target named in a sentence: the signature and the span of the mention in the text."""
+
+    sig: Signature
+    start: int
+    end: int
+
+
+_NAME_FORMS = (r"`(?P<q>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?)(?:\([^`]*\))?`",
+               r"(?<![\w.`])(?P<c>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?)\((?:[^()]*)\)",
+               r"(?<![\w`])(?P<d>[A-Z]\w*\.[a-z_]\w*)\b",
+               r"\bthe (?P<w>[A-Za-z_]\w*) (?:function|method|class)\b")
+_NAMES = re.compile("|".join(_NAME_FORMS))
+
+
+def mentions(text: str, targets: ModuleTargets) -> list[Mention]:
+    """The targets named in ``text``, in order (a name that is no target is ignored)."""
+    table = targets.by_name()
+    out: list[Mention] = []
+    for m in _NAMES.finditer(text):
+        name = m.group("q") or m.group("c") or m.group("d") or m.group("w")
+        sig = table.get(name) or (targets.method_named(name) if "." not in name else None)
+        if sig is None and "." in name:
+            owner, meth = name.split(".", 1)
+            sig = table.get(f"{owner}.{meth}")
+        if sig is not None:
+            out.append(Mention(sig, m.start(), m.end()))
+    return out
+
+
+def by_parameters(text: str, targets: ModuleTargets) -> Signature | None:
+    """The one function or method having every backticked name of ``text`` that is one of its parameters
+    (step 1 of the mapping, for a sentence that names parameters but no target)."""
+    names = set(re.findall(r"`([A-Za-z_]\w*)`", text))
+    if not names:
+        return None
+    owners = [t for t in targets.targets if t.kind != "class" and names & {n for n, _ in t.params}]
+    return owners[0] if len(owners) == 1 else None
+
+
+def resolve(found: Sequence[Mention]) -> tuple[Signature | None, bool]:
+    """``(target, ambiguous)`` from a sentence's mentions: the method when a class and one of its methods
+    are named, the one target when one is named, ambiguous when several unrelated ones are."""
+    sigs = list(dict.fromkeys(m.sig for m in found))
+    if not sigs:
+        return None, False
+    if len(sigs) == 1:
+        return sigs[0], False
+    methods = [s for s in sigs if s.kind == "method"]
+    classes = {s.name for s in sigs if s.kind == "class"}
+    if len(methods) == 1 and all(s.kind == "class" and s.name == methods[0].owner for s in sigs if s is not methods[0]):
+        return methods[0], False
+    if not methods and len(classes) == 0:
+        return None, True
+    return None, True
+
+
+def engine_text(text: str, sig: Signature, found: Sequence[Mention]) -> str:
+    """``text`` as the pattern engine reads it: the mentions of ``sig`` become the generic subject, other
+    backticks are dropped, Markdown emphasis removed."""
+    own = [m for m in found if m.sig == sig or (sig.owner and m.sig.kind == "class" and m.sig.name == sig.owner)]
+    out = text
+    for m in sorted(own, key=lambda m: -m.start):
+        out = out[:m.start] + "\x00" + out[m.end:]
+    out = re.sub(r"\bthe result of\s+\x00", "the result", out, flags=re.I)
+    subject = "The method" if sig.kind == "method" else ("The object" if sig.kind == "class" else "The function")
+    out = re.sub(r"^(?:the|a|an)\s+\x00(?:\s+(?:function|method|class))?", subject, out, flags=re.I)
+    out = re.sub(r"^\x00(?:\s+(?:function|method|class))?", subject, out)
+    out = re.sub(r"\b(?:the|a|an)\s+\x00(?:\s+(?:function|method|class))?", subject.lower(), out, flags=re.I)
+    out = out.replace("\x00", subject.lower())
+    out = re.sub(r"`([^`]*)`", r"\1", out)
+    out = re.sub(r"\*\*([^*]+)\*\*|\*([^*]+)\*", lambda k: k.group(1) or k.group(2), out)
+    return " ".join(out.split())
