@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from evalgap.verifier.analysis.gaming import GamingFinding
+from evalgap.verifier.gate.baseline import Baseline
 from evalgap.verifier.findings import RequirementResult, Verdict
 from evalgap.verifier.gate.behavior_diff import BehaviorDifference, DiffOutcome
 from evalgap.verifier.gate.gitdiff import ChangedUnit
@@ -13,7 +14,7 @@ from evalgap.verifier.options import ENGINES
 from evalgap.verifier.report.gap import EXIT_OK, EXIT_REFUTED, EXIT_UNKNOWN
 
 __all__ = ["DEFAULT_TEST_GLOBS", "GateOptions", "RequirementChange", "ClassifiedDifference", "GateReport",
-           "gate_exit_code"]
+           "gate_exit_code", "blocks"]
 
 
 #: Files whose literals count as the visible tests (EG407), relative to the repository root.
@@ -38,6 +39,10 @@ class GateOptions:
         fail_on_still_refuted: a requirement refuted on both sides blocks too (``--fail-on still-refuted``);
             by default only newly broken requirements block, as code-scanning tools report new findings apart
             from existing ones.
+        baseline: a recorded report (``--baseline FILE``): a requirement refuted on base and head blocks
+            unless the baseline has it refuted too; a newly broken one blocks whatever the baseline says.
+        install_deps: install the project's own dependencies (its ``pyproject.toml`` / ``requirements.txt``)
+            into the environment the target runs in (``--install-deps``).
     """
 
     budget_s: float = 10.0
@@ -50,6 +55,8 @@ class GateOptions:
     engines: tuple[str, ...] = ENGINES
     hypothesis_examples: int = 200
     fail_on_still_refuted: bool = False
+    baseline: Baseline | None = None
+    install_deps: bool = False
 
 
 @dataclass(frozen=True)
@@ -63,6 +70,7 @@ class RequirementChange:
             changed in this change).
         head, base: the check results (``base`` None when base was not checked).
         because: the changed units (``file:qualname``) or spec change that selected it.
+        known: refuted in the recorded baseline (``--baseline``) with the same formal text.
     """
 
     id: str
@@ -71,6 +79,7 @@ class RequirementChange:
     head: RequirementResult
     base: RequirementResult | None
     because: tuple[str, ...]
+    known: bool = False
 
 
 @dataclass(frozen=True)
@@ -108,6 +117,7 @@ class GateReport:
         notes: remarks (files that did not parse, changed test files, functions not diffed and why).
         budget_s, diff_budget_s, elapsed_s: budgets and wall-clock time.
         sandbox: the isolation the code of both revisions ran under (as in the gap report).
+        baseline: the baseline file the blocking policy used (``--baseline``), or None.
     """
 
     repo: str
@@ -128,6 +138,7 @@ class GateReport:
     fail_on_unexplained: bool = False
     fail_on_still_refuted: bool = False
     sandbox: str = "python-guard"
+    baseline: str | None = None
 
     def active_gaming(self) -> list[GamingFinding]:
         """Gaming findings that are not silenced."""
@@ -138,12 +149,22 @@ class GateReport:
         return [d for d in self.differences if d.classification == "unexplained"]
 
 
+def blocks(report: GateReport, r: RequirementChange) -> bool:
+    """Whether a checked requirement blocks the change: refuted on head and newly so. A requirement the change
+    broke (``broken``, or refuted and ``new``/``changed-spec``) always blocks. One refuted on base and head
+    (``still-refuted``) blocks with ``fail_on_still_refuted``, or against a baseline that does not have it
+    refuted (the baseline is the accepted state: a refutation it does not record is new); otherwise not."""
+    if r.head.verdict is not Verdict.REFUTED:
+        return False
+    if r.transition != "still-refuted" or report.fail_on_still_refuted:
+        return True
+    return report.baseline is not None and not r.known
+
+
 def gate_exit_code(report: GateReport) -> int:
-    """1: a reached requirement newly refuted on head (``broken``, or refuted and ``new``/``changed-spec``;
-    ``still-refuted`` too with ``fail_on_still_refuted``), an unsilenced gaming finding, or (with
+    """1: a reached requirement newly refuted on head (:func:`blocks`), an unsilenced gaming finding, or (with
     ``fail_on_unexplained``) an unexplained behaviour change; 3: a reached requirement unknown on head; else 0."""
-    blocking = [r for r in report.requirements if r.head.verdict is Verdict.REFUTED
-                and (r.transition != "still-refuted" or report.fail_on_still_refuted)]
+    blocking = [r for r in report.requirements if blocks(report, r)]
     if blocking or report.active_gaming() or (report.fail_on_unexplained and report.unexplained()):
         return EXIT_REFUTED
     if any(r.head.verdict is Verdict.UNKNOWN for r in report.requirements):

@@ -13,13 +13,22 @@ from typing import Any
 from evalgap.verifier.findings import RequirementResult
 from evalgap.verifier.report.gap import split_location
 from evalgap.verifier.analysis.gaming import RULES, GamingFinding
+from evalgap.verifier.gate.model import blocks
 from evalgap.verifier.gate.run import ClassifiedDifference, GateReport, gate_exit_code
 from evalgap.specs_lang.diagnostics import GATE_REQUIREMENT_REFUTED, GATE_UNEXPLAINED_CHANGE
 
 __all__ = ["gate_to_dict", "render_gate_json", "render_gate_text", "render_gate_markdown", "render_gate_sarif",
            "render_gate_junit", "GATE_SCHEMA_VERSION"]
 
-GATE_SCHEMA_VERSION = "1.1"  # 1.1: requirements[].head_bounds
+GATE_SCHEMA_VERSION = "1.2"  # 1.1: requirements[].head_bounds; 1.2: baseline, requirements[].known/blocks
+
+
+def short_rev(rev: str) -> str:
+    """A revision as printed: a commit hash cut to 12 characters (base and head alike), anything else (``patch:FILE``,
+    ``staged``) as it is."""
+    if len(rev) in (40, 64) and all(c in "0123456789abcdef" for c in rev):
+        return rev[:12]
+    return rev
 
 
 def _verdict_text(r: RequirementResult | None) -> str:
@@ -56,7 +65,7 @@ def gate_to_dict(report: GateReport) -> dict[str, Any]:
         "gate_schema_version": GATE_SCHEMA_VERSION,
         "repo": report.repo, "base": report.base_rev, "head": report.head_rev, "spec": report.spec_file,
         "target": report.target, "budget_s": report.budget_s, "diff_budget_s": report.diff_budget_s,
-        "exit_code": gate_exit_code(report), "sandbox": report.sandbox,
+        "exit_code": gate_exit_code(report), "sandbox": report.sandbox, "baseline": report.baseline,
         "summary": {
             "changed_units": len(report.changed),
             "checked_requirements": len(report.requirements),
@@ -74,7 +83,7 @@ def gate_to_dict(report: GateReport) -> dict[str, Any]:
                           "head": _verdict_text(r.head), "base": _verdict_text(r.base),
                           "head_verdict": r.head.verdict.value if r.head.verdict else None,
                           "base_verdict": r.base.verdict.value if r.base and r.base.verdict else None,
-                          "head_bounds": list(r.head.bounds),
+                          "head_bounds": list(r.head.bounds), "known": r.known, "blocks": blocks(report, r),
                           "because": list(r.because)} for r in report.requirements],
         "not_rechecked": [{"id": i, "prose": p} for i, p in report.not_rechecked],
         "behavior_diffs": [{"file": o.file, "function": o.qualname, "status": o.status, "paths": o.paths,
@@ -97,8 +106,10 @@ def render_gate_text(report: GateReport) -> str:
     out: list[str] = []
     w = out.append
     w(f"evalgap gate: {report.spec_file} on {report.target}")
-    w(f"  base {report.base_rev[:12]}  head {report.head_rev[:40]}")
+    w(f"  base {short_rev(report.base_rev)}  head {short_rev(report.head_rev)}")
     w(f"  sandbox: {report.sandbox}")
+    if report.baseline is not None:
+        w(f"  baseline: {report.baseline} (requirements it has refuted do not block)")
     w("")
     w(f"Changed code ({len(report.changed)} unit(s)):")
     for u in report.changed:
@@ -106,7 +117,8 @@ def render_gate_text(report: GateReport) -> str:
     w("")
     w(f"Requirements reached by the change ({len(report.requirements)} checked, budget {report.budget_s:g} s each):")
     for r in report.requirements:
-        w(f"  {r.id:<10} {r.transition:<14} head: {_verdict_text(r.head)}")
+        state = r.transition + (" (baseline)" if r.known else "") + (" BLOCKS" if blocks(report, r) else "")
+        w(f"  {r.id:<10} {state:<14} head: {_verdict_text(r.head)}")
         if r.base is not None:
             w(f"  {'':<10} {'':<14} base: {_verdict_text(r.base)}")
         w(f"  {'':<10} {r.prose}")
@@ -154,8 +166,8 @@ def render_gate_markdown(report: GateReport) -> str:
     w = out.append
     w(f"## evalgap gate: {status}")
     w("")
-    w(f"Spec `{report.spec_file}`, target `{report.target}`, base `{report.base_rev[:12]}`, "
-      f"head `{report.head_rev[:40]}`.")
+    w(f"Spec `{report.spec_file}`, target `{report.target}`, base `{short_rev(report.base_rev)}`, "
+      f"head `{short_rev(report.head_rev)}`.")
     w(f"sandbox: {report.sandbox}")
     w("")
     if report.requirements:

@@ -406,8 +406,9 @@ def run_gate(repo: Path, spec: Path, base: str, head: str | None, patch: Path | 
             t = _transition(base_results.get(req.id), hr, req.id in base_text,
                             req.id in changed_spec and req.id in base_text)
             transitions[req.id] = t
+            known = options.baseline is not None and options.baseline.known(req.id, hr.formal_text)
             changes.append(RequirementChange(req.id, req.prose, t, hr, base_results.get(req.id),
-                                             tuple(because.get(req.id, ()))))
+                                             tuple(because.get(req.id, ())), known))
         not_rechecked = tuple((r.id, r.prose) for r, _ in head_spec.all_requirements() if r.id not in selected)
         # ---- behaviour diffs
         diffs: list[DiffOutcome] = []
@@ -445,7 +446,8 @@ def run_gate(repo: Path, spec: Path, base: str, head: str | None, patch: Path | 
                           tuple(changes), not_rechecked, tuple(diffs), tuple(classified), tuple(gaming),
                           tuple(notes), options.budget_s, options.diff_budget_s, time.monotonic() - started,
                           options.fail_on_unexplained, options.fail_on_still_refuted,
-                          isolation.summary(jobs_from))
+                          isolation.summary(jobs_from),
+                          options.baseline.file if options.baseline is not None else None)
 
 
 def _defs(src: str) -> list[str]:
