@@ -57,6 +57,8 @@ GATE_FAIL_ON = frozenset({"still-refuted", "unexplained"})
 @click.option("--baseline", "baseline", type=click.Path(path_type=Path, dir_okay=False), metavar="FILE",
               help="A JSON report recorded earlier (`check -f json` or `gate -f json`, e.g. on the main branch): "
                    "a requirement refuted on base and head blocks unless the baseline has it refuted too.")
+@click.option("--install-deps", is_flag=True, help="Install the project's dependencies (pyproject.toml "
+              "[project].dependencies, else requirements.txt; wheels only, cached) for the code under check.")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), help="Requirements checked in parallel.")
 @handles_errors()
 def gate(repo: Path, spec: Path, base: str, head: str | None, patch: Path | None, staged: bool,
@@ -64,7 +66,7 @@ def gate(repo: Path, spec: Path, base: str, head: str | None, patch: Path | None
          md_out: Path | None, json_out: Path | None, junit_out: Path | None, budget: float | None,
          profile: str | None, diff_budget: float | None, no_behavior_diff: bool, fail_on_unexplained: bool,
          fail_on: str, engines: str | None, tests: tuple[str, ...], baseline: Path | None,
-         jobs: int | None) -> None:
+         install_deps: bool, jobs: int | None) -> None:
     """Gate a change of REPO (default .): requirements it breaks, unexplained behaviour changes, gaming."""
     from evalgap.verifier.gate import report as gr
     from evalgap.verifier.gate.baseline import load_baseline
@@ -87,7 +89,8 @@ def gate(repo: Path, spec: Path, base: str, head: str | None, patch: Path | None
                        fail_on_unexplained=fail_on_unexplained or "unexplained" in words, target=target_arg,
                        engines=parse_engines(engines) if engines is not None else ENGINES,
                        fail_on_still_refuted="still-refuted" in words,
-                       baseline=load_baseline(baseline) if baseline is not None else None)
+                       baseline=load_baseline(baseline) if baseline is not None else None,
+                       install_deps=install_deps)
     report = evalgap.gate(repo, spec, base=base, head=head, patch=patch, staged=staged, options=opts)
     renderers = {"text": gr.render_gate_text, "json": gr.render_gate_json, "markdown": gr.render_gate_markdown,
                  "sarif": gr.render_gate_sarif, "junit": gr.render_gate_junit}

@@ -20,7 +20,8 @@ from evalgap.specs_lang.diagnostics import GATE_REQUIREMENT_REFUTED, GATE_UNEXPL
 __all__ = ["gate_to_dict", "render_gate_json", "render_gate_text", "render_gate_markdown", "render_gate_sarif",
            "render_gate_junit", "GATE_SCHEMA_VERSION"]
 
-GATE_SCHEMA_VERSION = "1.2"  # 1.1: requirements[].head_bounds; 1.2: baseline, requirements[].known/blocks
+GATE_SCHEMA_VERSION = "1.2"  # 1.1: requirements[].head_bounds; 1.2: baseline, requirements[].known/blocks/
+#   differences (the ones breaking it), differences[].found_by, behavior_diffs[].dropped/hypothesis
 
 
 def short_rev(rev: str) -> str:
@@ -47,6 +48,15 @@ def _verdict_text(r: RequirementResult | None) -> str:
     return r.verdict.value + detail
 
 
+#: Classifications listed under the requirement they break.
+_BREAKS = ("breaks", "possibly-breaks")
+
+
+def _grouped(report: GateReport, rid: str) -> list[ClassifiedDifference]:
+    """The differences that break (or may break) requirement ``rid``."""
+    return [d for d in report.differences if d.classification in _BREAKS and rid in d.explained_by]
+
+
 def _gaming_dict(g: GamingFinding) -> dict[str, Any]:
     return {"code": g.code, "rule": g.rule, "path": g.path, "line": g.line, "col": g.col, "message": g.message,
             "snippet": g.snippet, "silenced": g.silenced, "silence_reason": g.silence_reason}
@@ -56,7 +66,7 @@ def _diff_dict(d: ClassifiedDifference) -> dict[str, Any]:
     return {"file": d.file, "function": d.qualname, "call": d.difference.call(d.qualname.rsplit(".", 1)[-1]),
             "arguments": dict(d.difference.args), "base": d.difference.base.describe,
             "head": d.difference.head.describe, "classification": d.classification,
-            "explained_by": list(d.explained_by), "note": d.note}
+            "explained_by": list(d.explained_by), "note": d.note, "found_by": d.difference.found_by}
 
 
 def gate_to_dict(report: GateReport) -> dict[str, Any]:
@@ -84,10 +94,13 @@ def gate_to_dict(report: GateReport) -> dict[str, Any]:
                           "head_verdict": r.head.verdict.value if r.head.verdict else None,
                           "base_verdict": r.base.verdict.value if r.base and r.base.verdict else None,
                           "head_bounds": list(r.head.bounds), "known": r.known, "blocks": blocks(report, r),
-                          "because": list(r.because)} for r in report.requirements],
+                          "because": list(r.because),
+                          "differences": [_diff_dict(d) for d in _grouped(report, r.id)]}
+                         for r in report.requirements],
         "not_rechecked": [{"id": i, "prose": p} for i, p in report.not_rechecked],
         "behavior_diffs": [{"file": o.file, "function": o.qualname, "status": o.status, "paths": o.paths,
-                            "reason": o.reason, "differences": len(o.differences),
+                            "reason": o.reason, "differences": len(o.differences), "dropped": o.dropped,
+                            "hypothesis": o.hypothesis,
                             "elapsed_s": round(o.elapsed_s, 3)} for o in report.diffs],
         "differences": [_diff_dict(d) for d in report.differences],
         "gaming": [_gaming_dict(g) for g in report.gaming],
@@ -122,15 +135,26 @@ def render_gate_text(report: GateReport) -> str:
         if r.base is not None:
             w(f"  {'':<10} {'':<14} base: {_verdict_text(r.base)}")
         w(f"  {'':<10} {r.prose}")
+        for d in _grouped(report, r.id):
+            w(f"  {'':<10} {d.classification}: {d.difference.call(d.qualname.rsplit('.', 1)[-1])} "
+              f"(found by {d.difference.found_by}, replayed)")
+            w(f"  {'':<10}   base: {d.difference.base.describe}")
+            w(f"  {'':<10}   head: {d.difference.head.describe}")
     if report.not_rechecked:
         w(f"  not re-checked (the change does not reach them): {', '.join(i for i, _ in report.not_rechecked)}")
     w("")
-    w(f"Behaviour changes (CrossHair diffbehavior, {report.diff_budget_s:g} s per function):")
+    w(f"Behaviour changes (CrossHair diffbehavior {report.diff_budget_s:g} s per function, and Hypothesis; every "
+      "difference replayed on both versions):")
     if not report.diffs:
         w("  no function diffed (none changed with the same signature, or see the notes below)")
     for o in report.diffs:
         w(f"  {o.file}:{o.qualname}: {o.status}" + (f" ({o.reason})" if o.reason else ""))
+        if o.hypothesis and o.status == "differs":
+            w(f"      Hypothesis {o.hypothesis}" + (f"; {o.dropped} CrossHair candidate(s) did not replay and were "
+                                                   "dropped" if o.dropped else ""))
     for d in report.differences:
+        if d.classification in _BREAKS:
+            continue  # listed under the requirement it breaks
         label = d.classification.upper() if d.classification == "unexplained" else d.classification
         by = f" by {', '.join(d.explained_by)}" if d.explained_by else ""
         w(f"  - {label}{by}: {d.difference.call(d.qualname.rsplit('.', 1)[-1])}")
