@@ -45,6 +45,7 @@ run_gate() {
   [[ -n "${INPUT_BUDGET:-}" ]] && args+=(--budget "$INPUT_BUDGET")
   [[ -n "${INPUT_PROFILE:-}" ]] && args+=(--profile "$INPUT_PROFILE")
   [[ "${INPUT_FAIL_ON_UNEXPLAINED:-false}" == "true" ]] && args+=(--fail-on-unexplained)
+  [[ "${INPUT_INSTALL_DEPS:-false}" == "true" ]] && args+=(--install-deps)
   if [[ -n "${INPUT_EXTRA_ARGS:-}" ]]; then
     # shellcheck disable=SC2206 # word splitting of extra arguments is intended
     args+=(${INPUT_EXTRA_ARGS})
