@@ -78,7 +78,7 @@ def _check_report(tmp_path: Path, code: str, name: str) -> Path:
     out = folder / "report.json"
     res = run_cli("check", str(folder / "g.req"), "--budget", "2", "--engines", "crosshair", "-f", "json",
                   "-o", str(out))
-    assert res.exit_code in (0, 1), res.output
+    assert res.exit_code in (0, 1), res.stderr
     return out
 
 
@@ -117,3 +117,23 @@ def test_a_bad_baseline_is_a_usage_error(tmp_path: Path) -> None:
     res = run_cli("gate", str(repo), "--spec", "g.req", "--baseline", str(bad))
     assert res.exit_code == 2 and "not an evalgap JSON report" in res.stderr
     assert "Traceback" not in res.stderr
+
+
+def _change(transition: str, head: str, base: str | None) -> Any:
+    from evalgap.verifier.findings import RequirementResult, Verdict
+    from evalgap.verifier.gate.model import RequirementChange
+
+    def res(v: str) -> RequirementResult:
+        return RequirementResult("R-1", "p", "x.req:1:1", "formal", verdict=Verdict(v))
+    return RequirementChange("R-1", "p", transition, res(head), res(base) if base else None, ())
+
+
+def test_an_unknown_on_both_sides_does_not_make_the_gate_inconclusive() -> None:
+    from evalgap.verifier.gate.model import inconclusive
+
+    assert not inconclusive(_change("unchanged", "unknown", "unknown"))  # the change did not make it so
+    assert inconclusive(_change("unchanged", "unknown", "no-counterexample"))  # newly unknown
+    assert inconclusive(_change("fixed", "unknown", "refuted"))  # a fix not shown to hold
+    assert inconclusive(_change("new", "unknown", None))
+    assert inconclusive(_change("changed-spec", "unknown", "unknown"))  # another text: not the same question
+    assert not inconclusive(_change("unchanged", "no-counterexample", "unknown"))

@@ -14,7 +14,8 @@ from pathlib import Path
 
 from evalgap.verifier.errors import TargetError
 
-__all__ = ["pytest_test_globs", "project_dependencies", "install_dependencies", "ROOT_TEST_FILES"]
+__all__ = ["pytest_test_globs", "project_dependencies", "install_dependencies", "write_version_files",
+           "ROOT_TEST_FILES"]
 
 #: Root files that are test scripts by name (``python test.py``), whatever the pytest configuration says.
 ROOT_TEST_FILES = ("test.py", "tests.py")
@@ -135,3 +136,43 @@ def install_dependencies(deps: tuple[str, ...], cache_dir: Path) -> Path | None:
         raise TargetError(f"could not install the project's dependencies ({', '.join(deps)}) with pip: {tail}")
     (dest / ".evalgap-complete").write_text(" ".join(deps) + "\n", encoding="utf-8")
     return dest
+
+
+_VERSION_STUB = ('# written by evalgap gate: the build step that generates this file did not run\n'
+                 '__version__ = version = "0.0.0+evalgap"\n__version_tuple__ = version_tuple = (0, 0, 0, "evalgap")\n')
+
+
+def write_version_files(root: Path) -> list[str]:
+    """Write the version module a build step would generate from git (hatch-vcs ``version-file``,
+    setuptools-scm ``version_file``/``write_to``) when the version lacks it, so that the package imports
+    (``from ._version import __version__``) from a plain checkout.
+
+    Args:
+        root: one materialized version of the repository.
+
+    Returns:
+        The repository-relative paths written (empty when the project declares none or has them).
+    """
+    py = root / "pyproject.toml"
+    if not py.is_file():
+        return []
+    try:
+        tool = tomllib.loads(py.read_text(encoding="utf-8")).get("tool", {})
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError):
+        return []
+    hatch = tool.get("hatch", {}) if isinstance(tool, dict) else {}
+    scm = tool.get("setuptools_scm", {}) if isinstance(tool, dict) else {}
+    vcs = hatch.get("build", {}).get("hooks", {}).get("vcs", {}) if isinstance(hatch, dict) else {}
+    names = [vcs.get("version-file") if isinstance(vcs, dict) else None,
+             scm.get("version_file") if isinstance(scm, dict) else None,
+             scm.get("write_to") if isinstance(scm, dict) else None]
+    out = []
+    for name in names:
+        if not isinstance(name, str) or not name.endswith(".py"):
+            continue
+        f = (root / name).resolve()
+        if not f.is_relative_to(root.resolve()) or f.exists() or not f.parent.is_dir():
+            continue
+        f.write_text(_VERSION_STUB, encoding="utf-8")
+        out.append(name)
+    return out

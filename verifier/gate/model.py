@@ -14,7 +14,7 @@ from evalgap.verifier.options import ENGINES
 from evalgap.verifier.report.gap import EXIT_OK, EXIT_REFUTED, EXIT_UNKNOWN
 
 __all__ = ["DEFAULT_TEST_GLOBS", "GateOptions", "RequirementChange", "ClassifiedDifference", "GateReport",
-           "gate_exit_code", "blocks"]
+           "gate_exit_code", "blocks", "inconclusive"]
 
 
 #: Files whose literals count as the visible tests (EG407), relative to the repository root.
@@ -161,12 +161,22 @@ def blocks(report: GateReport, r: RequirementChange) -> bool:
     return report.baseline is not None and not r.known
 
 
+def inconclusive(r: RequirementChange) -> bool:
+    """Whether a checked requirement leaves the gate inconclusive: unknown on head, unless it was unknown on
+    base too with the same spec text (``unchanged``: the change did not make it so; the behaviour diff still
+    covers the function, and the report lists it as unknown on both sides)."""
+    if r.head.verdict is not Verdict.UNKNOWN:
+        return False
+    return not (r.transition == "unchanged" and r.base is not None and r.base.verdict is Verdict.UNKNOWN)
+
+
 def gate_exit_code(report: GateReport) -> int:
     """1: a reached requirement newly refuted on head (:func:`blocks`), an unsilenced gaming finding, or (with
-    ``fail_on_unexplained``) an unexplained behaviour change; 3: a reached requirement unknown on head; else 0."""
+    ``fail_on_unexplained``) an unexplained behaviour change; 3: a reached requirement newly unknown on head
+    (:func:`inconclusive`); else 0."""
     blocking = [r for r in report.requirements if blocks(report, r)]
     if blocking or report.active_gaming() or (report.fail_on_unexplained and report.unexplained()):
         return EXIT_REFUTED
-    if any(r.head.verdict is Verdict.UNKNOWN for r in report.requirements):
+    if any(inconclusive(r) for r in report.requirements):
         return EXIT_UNKNOWN
     return EXIT_OK

@@ -42,7 +42,8 @@ from evalgap.specs_lang import ast as A
 from evalgap.specs_lang import check_structure, parse_file
 from evalgap.verifier.gate.behavior_diff import DiffOutcome
 from evalgap.verifier.gate.diffs import DiffContext, diff_units
-from evalgap.verifier.gate.layout import install_dependencies, project_dependencies, pytest_test_globs
+from evalgap.verifier.gate.layout import (install_dependencies, project_dependencies, pytest_test_globs,
+                                          write_version_files)
 from evalgap.verifier.options import Settings
 from evalgap.verifier.engines.run import formal_text
 from evalgap.verifier.findings import RequirementResult, Verdict
@@ -269,6 +270,7 @@ def run_gate(repo: Path, spec: Path, base: str, head: str | None, patch: Path | 
         raise GateError(f"{repo} is not inside a git repository") from None
     with tempfile.TemporaryDirectory(prefix="evalgap-gate-") as tmp:
         snap = materialize(top, base, head, patch, Path(tmp))
+        written = sorted(set(write_version_files(snap.head_dir)) | set(write_version_files(snap.base_dir)))
         head_spec_path, base_spec_path, spec_display = _locate_spec(spec, snap, top)
         head_src = read_text(head_spec_path, "spec", MAX_SPEC_BYTES)
         head_spec = parse_file(head_spec_path)
@@ -283,7 +285,8 @@ def run_gate(repo: Path, spec: Path, base: str, head: str | None, patch: Path | 
         head_text = _req_text(head_spec, head_src)
         changed_spec = {rid for rid, t in head_text.items() if base_text.get(rid) != t}
         head_target = _target(head_spec, head_spec_path, snap.head_dir, options.target, top)
-        notes: list[str] = []
+        notes: list[str] = [f"{w}: a placeholder version module written (the build step that generates it from "
+                             "git did not run)" for w in written]
         try:
             base_target: Target | None = _target(
                 head_spec, snap.base_dir / head_spec_path.relative_to(snap.head_dir)
