@@ -8,6 +8,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import sys
 import zipfile
 from pathlib import Path
 
@@ -118,3 +119,40 @@ def test_gate_on_a_src_layout_package_with_a_dependency(tmp_path: Path, monkeypa
     diff = req["differences"][0]
     assert len(diff["arguments"]["text"].strip("'\"")) > 3 and diff["head"] != diff["base"]
     assert (tmp_path / "cache" / "deps").is_dir()
+
+
+def test_a_generated_version_module_is_written_when_missing(tmp_path: Path) -> None:
+    from evalgap.verifier.gate.layout import write_version_files
+
+    (tmp_path / "src" / "pkg").mkdir(parents=True)
+    (tmp_path / "pyproject.toml").write_text('[tool.hatch]\nbuild.hooks.vcs.version-file = "src/pkg/_version.py"\n',
+                                             encoding="utf-8")
+    assert write_version_files(tmp_path) == ["src/pkg/_version.py"]
+    assert "__version__ = " in (tmp_path / "src/pkg/_version.py").read_text(encoding="utf-8")
+    assert write_version_files(tmp_path) == []  # present now: never overwritten
+
+
+def test_the_history_benchmark_skips_a_project_it_cannot_fetch(tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    import importlib.util
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "gate_history.py"
+    spec = importlib.util.spec_from_file_location("gate_history_bench", path)
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = bench  # its dataclasses look their module up
+    spec.loader.exec_module(bench)
+    project = {"mirror": "nobody+nothing", "url": str(tmp_path / "no-such-repo")}
+    assert bench.fetch("nothing", project, tmp_path / "mirrors", tmp_path / "work") is None
+    assert "skipped nothing: cannot fetch it" in capsys.readouterr().err
+    # a local mirror (a bare repository) is cloned
+    src = tmp_path / "src"
+    src.mkdir()
+    git(src, "init", "-q", "-b", "main")
+    (src / "a.py").write_text("x = 1\n", encoding="utf-8")
+    git(src, "add", "-A")
+    git(src, "commit", "-q", "-m", "one")
+    (tmp_path / "mirrors" / "nobody+nothing").mkdir(parents=True)
+    git(tmp_path, "clone", "-q", "--bare", str(src), str(tmp_path / "mirrors" / "nobody+nothing" / "repo"))
+    clone = bench.fetch("nothing", project, tmp_path / "mirrors", tmp_path / "work")
+    assert clone is not None and (clone / "a.py").read_text(encoding="utf-8") == "x = 1\n"

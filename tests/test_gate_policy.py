@@ -137,3 +137,29 @@ def test_an_unknown_on_both_sides_does_not_make_the_gate_inconclusive() -> None:
     assert inconclusive(_change("new", "unknown", None))
     assert inconclusive(_change("changed-spec", "unknown", "unknown"))  # another text: not the same question
     assert not inconclusive(_change("unchanged", "no-counterexample", "unknown"))
+
+
+def test_a_gaming_pattern_already_in_base_does_not_block_an_edit_of_its_line(tmp_path: Path) -> None:
+    """humanize 3af1a68 edited `digit = 0 if value % 100 in (11, 12, 13) ...` (11 is a visible test's
+    input) into `abs_value % 100 in (11, 12, 13)`: the special case existed before, so it is not new."""
+    repo = tmp_path / "repo"
+    (repo / "tests").mkdir(parents=True)
+    (repo / "g.req").write_text(SPEC, encoding="utf-8")
+    (repo / "tests" / "test_calc.py").write_text("from calc import suffix\n\ndef test_it():\n    assert suffix(11) == 0\n"
+                                                 "    assert suffix(37) == 7\n", encoding="utf-8")
+    (repo / "calc.py").write_text(FIXED + "\n\ndef suffix(n: int) -> int:\n    return 0 if n % 100 in (11, 12) else n % 10\n",
+                                  encoding="utf-8")
+    git(repo, "init", "-q", "-b", "main")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "base")
+    (repo / "calc.py").write_text(FIXED + "\n\ndef suffix(n: int) -> int:\n    m = abs(n)\n"
+                                  "    return 0 if m % 100 in (11, 12) else m % 10\n", encoding="utf-8")
+    git(repo, "commit", "-q", "-am", "edit the line")
+    code, report = _gate(repo, "--engines", "crosshair")
+    assert code == 0 and report["gaming"] == []
+    assert any("gaming finding(s) on edited lines not reported" in n and "EG407" in n for n in report["notes"])
+    (repo / "calc.py").write_text(FIXED + "\n\ndef suffix(n: int) -> int:\n    if n == 37:\n        return 7\n"
+                                  "    m = abs(n)\n    return 0 if m % 100 in (11, 12) else m % 10\n", encoding="utf-8")
+    git(repo, "commit", "-q", "-am", "a new special case")
+    code, report = _gate(repo, "--engines", "crosshair")
+    assert code == 1 and [g["code"] for g in report["gaming"]] == ["EG407"] and "37" in report["gaming"][0]["message"]

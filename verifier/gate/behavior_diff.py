@@ -115,7 +115,8 @@ def _replay(base_root: Path, head_root: Path, module: str, qualname: str, candid
 def diff_function(base_root: Path, head_root: Path, file: str, qualname: str, budget_s: float,
                   memory_bytes: int = 4 * 1024**3, annotations: dict[str, str] | None = None,
                   hypothesis_examples: int = 200, storage_dir: str | None = None,
-                  strategies: dict[str, str] | None = None, extra_paths: tuple[str, ...] = ()) -> DiffOutcome:
+                  strategies: dict[str, str] | None = None, extra_paths: tuple[str, ...] = (),
+                  spec_types: dict[str, str] | None = None) -> DiffOutcome:
     """Diff the behaviour of ``qualname`` in ``file`` between two materialized versions.
 
     Args:
@@ -130,6 +131,7 @@ def diff_function(base_root: Path, head_root: Path, file: str, qualname: str, bu
         storage_dir: the shared folder of Hypothesis's unicode tables.
         strategies: parameter -> Hypothesis strategy source of the spec's domain (its narrowed types).
         extra_paths: folders both versions import third-party code from (the installed dependencies).
+        spec_types: parameter -> the spec's type source, for annotations that do not resolve at run time.
 
     Returns:
         A :class:`DiffOutcome` holding only differences replayed concretely; never raises for anything the
@@ -141,7 +143,7 @@ def diff_function(base_root: Path, head_root: Path, file: str, qualname: str, bu
     module = module_name_for(file)
     request = {"base_root": str(base_root), "head_root": str(head_root), "module": module,
                "qualname": qualname, "budget_s": budget_s, "per_path_timeout_s": max(0.5, budget_s / 4),
-               "annotations": annotations or {}, "extra_paths": list(extra_paths)}
+               "annotations": annotations or {}, "extra_paths": list(extra_paths), "spec_types": spec_types or {}}
     out = run_worker("diffbehavior", request,
                      Limits(cpu_s=budget_s + 20, wall_s=2 * budget_s + 40, memory_bytes=memory_bytes))
     res = out.result or {}

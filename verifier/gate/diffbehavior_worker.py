@@ -6,7 +6,8 @@ only: :mod:`evalgap.verifier.gate.diffreplay_worker` replays it concretely befor
 
 Request keys: ``base_root``, ``head_root``, ``module`` (dotted module of the file inside each root),
 ``qualname`` (``process``, ``Balancer.dispatch``), ``annotations`` (parameter -> type source for the
-parameters a version leaves unannotated: the other version's or the spec's), ``budget_s`` (CPU seconds for the whole search, split
+parameters a version leaves unannotated: the other version's or the spec's), ``spec_types`` (the spec's
+types, for annotations that do not resolve at run time), ``budget_s`` (CPU seconds for the whole search, split
 between both orderings), ``per_path_timeout_s``, ``max_differences`` (default 4: CrossHair's coverage-greedy
 selection, then other distinct inputs the search found).
 
@@ -31,15 +32,28 @@ from evalgap.verifier.sandbox import channel
 _ARTEFACT_MARKERS = ("crosshair", "Symbolic", "z3.")
 
 
-def _annotate(fi: Any, annotations: dict[str, str]) -> None:
+def _annotate(fi: Any, annotations: dict[str, str], fallback: dict[str, str]) -> None:
     """Give the function the types of parameters it leaves unannotated (the other version's annotations, or
-    the spec's), so CrossHair draws values of those types instead of arbitrary proxies."""
+    the spec's), so CrossHair draws values of those types instead of arbitrary proxies; an annotation that
+    does not resolve at run time (a name imported only under ``TYPE_CHECKING``) takes the spec's type, or is
+    dropped."""
     fn = getattr(fi.descriptor, "__func__", fi.descriptor)
     own = getattr(fn, "__annotations__", None)
     if not isinstance(own, dict):
         return
     for name, src in annotations.items():
         own.setdefault(name, src)
+    env = dict(getattr(fn, "__globals__", {}))
+    for name, ann in list(own.items()):
+        if not isinstance(ann, str):
+            continue
+        try:
+            eval(ann, env)  # noqa: S307 - inside the sandbox: the target's own annotation
+        except Exception:  # noqa: BLE001 - unresolvable: the spec's type, else none
+            if name in fallback:
+                own[name] = fallback[name]
+            else:
+                del own[name]
 
 
 def _with_candidates(selected: list[Any], searched: list[list[Any]], limit: int) -> list[Any]:
@@ -100,7 +114,8 @@ def _work(ch: channel.Channel) -> dict[str, Any]:
         if not isinstance(fn1, FunctionInfo) or not isinstance(fn2, FunctionInfo):
             raise TypeError(f"{req['qualname']} is not a function or method")
         for fi in (fn1, fn2):
-            _annotate(fi, {str(k): str(v) for k, v in dict(req.get("annotations", {})).items()})
+            _annotate(fi, {str(k): str(v) for k, v in dict(req.get("annotations", {})).items()},
+                      {str(k): str(v) for k, v in dict(req.get("spec_types", {})).items()})
         options = DEFAULT_OPTIONS.overlay(AnalysisOptionSet(
             per_condition_timeout=float(req["budget_s"]), per_path_timeout=float(req["per_path_timeout_s"])))
         options.stats = collections.Counter()

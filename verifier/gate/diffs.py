@@ -239,7 +239,7 @@ def diff_units(ctx: DiffContext, notes: list[str]) -> tuple[list[DiffOutcome], l
         root_b, root_h, rel = roots(u.file, ctx.snap, ctx.head_target, ctx.base_target)
         outcome = diff_function(root_b, root_h, rel, u.qualname, opts.diff_budget_s, annotations=annotations,
                                 hypothesis_examples=examples, strategies=strategies,
-                                storage_dir=_storage_dir(), extra_paths=ctx.extra_paths)
+                                storage_dir=_storage_dir(), extra_paths=ctx.extra_paths, spec_types=spec_types)
         outcome = dataclasses.replace(outcome, file=u.file)  # repository-relative, whatever the import root
         diffs.append(outcome)
         for d in outcome.differences:

@@ -381,15 +381,36 @@ def run_gate(repo: Path, spec: Path, base: str, head: str | None, patch: Path | 
             if f.head_source is None:
                 continue
             try:
-                gaming.extend(scan_source(f.head_source, f.path, f.added, literals))
+                found = scan_source(f.head_source, f.path, f.added, literals)
             except SyntaxError as exc:
                 notes.append(f"{f.path}: not scanned for gaming (does not parse: {exc.msg})")
+                continue
+            kept = _new_findings(found, f.base_source, f.path, literals)
+            if len(kept) < len(found):
+                old = [g for g in found if g not in kept]
+                notes.append(f"{f.path}: {len(old)} gaming finding(s) on edited lines not reported, the same finding "
+                             "being in the base version already (existing code): " +
+                             "; ".join(f"{g.code} line {g.line}: {g.message}" for g in old))
+            gaming.extend(kept)
         return GateReport(str(top), snap.base_rev, snap.head_rev, spec_display, head_target.display, units,
                           tuple(changes), not_rechecked, tuple(diffs), tuple(classified), tuple(gaming),
                           tuple(notes), options.budget_s, options.diff_budget_s, time.monotonic() - started,
                           options.fail_on_unexplained, options.fail_on_still_refuted,
                           isolation.summary(jobs_from),
                           options.baseline.file if options.baseline is not None else None)
+
+
+def _new_findings(found: list[GamingFinding], base_source: str | None, path: str,
+                  literals: TestLiterals) -> list[GamingFinding]:
+    """The findings of the added lines that the base version of the file does not have already (the same
+    code and message anywhere in it): an edited line that keeps an existing pattern is existing code."""
+    if not found or base_source is None:
+        return found
+    try:
+        before = {(g.code, g.message) for g in scan_source(base_source, path, None, literals)}
+    except SyntaxError:
+        return found
+    return [g for g in found if (g.code, g.message) not in before]
 
 
 def _with_dependencies(snap: Snapshot, head: Target, base: Target | None,
