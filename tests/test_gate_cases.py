@@ -147,7 +147,7 @@ def test_differences_are_classified_by_replaying_the_requirements(stats: Path, t
     the requirement and head meets it, and one where nothing explains the change."""
     from evalgap.specs_lang import parse_file
     from evalgap.verifier.gate.behavior_diff import Behavior, BehaviorDifference
-    from evalgap.verifier.gate.run import _classify, _harness_sides
+    from evalgap.verifier.gate.diffs import classify as _classify, harness_sides as _harness_sides
     from evalgap.verifier.gate.gitdiff import ChangedUnit, materialize
     from evalgap.verifier.project.targets import resolve_target
 

@@ -55,18 +55,25 @@ GATE_FAIL_ON = frozenset(GATE_FAIL_ON_CHOICES)
               "hypothesis (default: both, as for `check`).")
 @click.option("--tests", "tests", multiple=True, metavar="GLOB", help="Visible tests (repository-relative "
               "globs) whose literals EG407 looks for (default: tests/**, test_*.py, *_test.py).")
+@click.option("--baseline", "baseline", type=click.Path(path_type=Path, dir_okay=False), metavar="FILE",
+              help="A JSON report recorded earlier (`check -f json` or `gate -f json`, e.g. on the main branch): "
+                   "a requirement refuted on base and head blocks unless the baseline has it refuted too.")
+@click.option("--install-deps", is_flag=True, help="Install the project's dependencies (pyproject.toml "
+              "[project].dependencies, else requirements.txt; wheels only, cached) for the code under check.")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), help="Requirements checked in parallel.")
 @handles_errors()
 def gate(repo: Path, spec: Path, base: str, head: str | None, patch: Path | None, staged: bool,
          target_arg: str | None, formats: tuple[str, ...], outputs: tuple[str, ...], sarif_out: Path | None,
          md_out: Path | None, json_out: Path | None, junit_out: Path | None, budget: float | None,
          profile: str | None, diff_budget: float | None, no_behavior_diff: bool, fail_on_unexplained: bool,
-         fail_on: str | None, engines: str | None, tests: tuple[str, ...], jobs: int | None) -> None:
+         fail_on: str | None, engines: str | None, tests: tuple[str, ...], baseline: Path | None,
+         install_deps: bool, jobs: int | None) -> None:
     """Gate a change of REPO (default .): requirements it breaks, unexplained behaviour changes, gaming.
 
     Budget, profile, jobs, engines, Hypothesis examples and gate_fail_on come from `[tool.evalgap]` of the
     pyproject.toml in REPO (or its parents) where the command line does not set them, as for `check`."""
     from evalgap.verifier.gate import report as gr
+    from evalgap.verifier.gate.baseline import load_baseline
     from evalgap.verifier.gate.run import DEFAULT_TEST_GLOBS, GateOptions, gate_exit_code
 
     aliases = tuple(f"{fmt}={path}" for fmt, path in (("sarif", sarif_out), ("markdown", md_out),
@@ -83,7 +90,9 @@ def gate(repo: Path, spec: Path, base: str, head: str | None, patch: Path | None
     opts = GateOptions.from_settings(settings, diff_budget_s=diff_budget or settings.budget_s,
                                      test_globs=tests or DEFAULT_TEST_GLOBS, behavior_diff=not no_behavior_diff,
                                      target=target_arg, fail_on_unexplained=fail_on_unexplained
-                                     or "unexplained" in settings.gate_fail_on)
+                                     or "unexplained" in settings.gate_fail_on,
+                                     baseline=load_baseline(baseline) if baseline is not None else None,
+                                     install_deps=install_deps)
     report = evalgap.gate(repo, spec, base=base, head=head, patch=patch, staged=staged, options=opts)
     renderers = {"text": gr.render_gate_text, "json": gr.render_gate_json, "markdown": gr.render_gate_markdown,
                  "sarif": gr.render_gate_sarif, "junit": gr.render_gate_junit}

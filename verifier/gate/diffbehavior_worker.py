@@ -1,68 +1,59 @@
 """Worker process: CrossHair's behaviour diffing (``diffbehavior``) of one function, base against head.
 
 Run only through :func:`evalgap.verifier.sandbox.runner.run_worker`. Base and head are imported side by side under
-distinct package names: each version's folder becomes a synthetic package (``evalgap_base``,
-``evalgap_head``), so ``refunds.py`` is ``evalgap_base.refunds`` and ``evalgap_head.refunds``. While a
-version is imported its folder is first on ``sys.path`` (for its absolute imports); the modules it loaded
-from there are then removed from ``sys.modules`` so the other version loads its own.
+distinct package names (:mod:`evalgap.verifier.gate.versions`). Every difference found here is a candidate
+only: :mod:`evalgap.verifier.gate.diffreplay_worker` replays it concretely before it is reported.
 
 Request keys: ``base_root``, ``head_root``, ``module`` (dotted module of the file inside each root),
-``qualname`` (``process``, ``Balancer.dispatch``), ``budget_s`` (CPU seconds for the whole search, split
+``qualname`` (``process``, ``Balancer.dispatch``), ``annotations`` (parameter -> type source for the
+parameters a version leaves unannotated: the other version's or the spec's), ``spec_types`` (the spec's
+types, for annotations that do not resolve at run time), ``budget_s`` (CPU seconds for the whole search, split
 between both orderings), ``per_path_timeout_s``, ``max_differences`` (default 4: CrossHair's coverage-greedy
 selection, then other distinct inputs the search found).
 
 Result keys: ``diffs`` (each: ``args`` name -> repr, ``base`` and ``head`` each with ``returns``, ``raises``,
 ``describe``), ``artefacts`` (differences dropped because a method of one version met an instance of the
-other version's class and lacked its attributes), ``paths`` (iterations), ``exhausted`` (all paths explored),
+other version's class and lacked its attributes, or because an input or exception was a CrossHair proxy), ``paths`` (iterations), ``exhausted`` (all paths explored),
 ``nondeterministic``,
 ``cpu_s``, ``crosshair_version``, or ``error`` with ``stage`` (``import``, ``analysis``).
 """
 
 from __future__ import annotations
 
-import importlib
 import sys
 import time
 import traceback
-import types
 from typing import Any
 
+from evalgap.verifier.gate.versions import PACKAGES, load_version, version_equal
 from evalgap.verifier.sandbox import channel
 
-_PACKAGES = ("evalgap_base", "evalgap_head")
+#: Words that mark an input or an exception as CrossHair's own (a symbolic proxy met where a value was expected).
+_ARTEFACT_MARKERS = ("crosshair", "Symbolic", "z3.")
 
 
-def _load(package: str, root: str, module: str) -> types.ModuleType:
-    pkg = types.ModuleType(package)
-    pkg.__path__ = [root]
-    sys.modules[package] = pkg
-    before = set(sys.modules)
-    sys.path.insert(0, root)
-    try:
-        mod = importlib.import_module(f"{package}.{module}")
-    finally:
-        sys.path.remove(root)
-        for name in set(sys.modules) - before:
-            f = getattr(sys.modules[name], "__file__", None) or ""
-            if not name.startswith(package + ".") and f.startswith(root):
-                del sys.modules[name]  # the other version loads its own copy
-    return mod
-
-
-def _version_equal(a: Any, b: Any, equal: Any, depth: int = 0) -> bool:
-    """Equality across versions: an object of base's ``Result`` equals one of head's ``Result`` (a
-    different class of the same name) when their fields are equal; containers compare element-wise;
-    everything else goes to CrossHair's own ``flexible_equal``."""
-    if depth > 20:
-        return bool(equal(a, b))
-    ta, tb = type(a), type(b)
-    if ta is not tb and ta.__qualname__ == tb.__qualname__ and hasattr(a, "__dict__") and hasattr(b, "__dict__"):
-        return _version_equal(vars(a), vars(b), equal, depth + 1)
-    if type(a) in (list, tuple) and type(b) is type(a):
-        return len(a) == len(b) and all(_version_equal(x, y, equal, depth + 1) for x, y in zip(a, b))
-    if type(a) is dict and type(b) is dict:
-        return a.keys() == b.keys() and all(_version_equal(a[k], b[k], equal, depth + 1) for k in a)
-    return bool(equal(a, b))
+def _annotate(fi: Any, annotations: dict[str, str], fallback: dict[str, str]) -> None:
+    """Give the function the types of parameters it leaves unannotated (the other version's annotations, or
+    the spec's), so CrossHair draws values of those types instead of arbitrary proxies; an annotation that
+    does not resolve at run time (a name imported only under ``TYPE_CHECKING``) takes the spec's type, or is
+    dropped."""
+    fn = getattr(fi.descriptor, "__func__", fi.descriptor)
+    own = getattr(fn, "__annotations__", None)
+    if not isinstance(own, dict):
+        return
+    for name, src in annotations.items():
+        own.setdefault(name, src)
+    env = dict(getattr(fn, "__globals__", {}))
+    for name, ann in list(own.items()):
+        if not isinstance(ann, str):
+            continue
+        try:
+            eval(ann, env)  # noqa: S307 - inside the sandbox: the target's own annotation
+        except Exception:  # noqa: BLE001 - unresolvable: the spec's type, else none
+            if name in fallback:
+                own[name] = fallback[name]
+            else:
+                del own[name]
 
 
 def _with_candidates(selected: list[Any], searched: list[list[Any]], limit: int) -> list[Any]:
@@ -97,7 +88,7 @@ def _work(ch: channel.Channel) -> dict[str, Any]:
     from crosshair.options import DEFAULT_OPTIONS, AnalysisOptionSet
 
     flexible = getattr(cdb, "flexible_equal")
-    setattr(cdb, "flexible_equal", lambda a, b: _version_equal(a, b, flexible))
+    setattr(cdb, "flexible_equal", lambda a, b: version_equal(a, b, flexible))
     searched: list[list[Any]] = []
     search = getattr(cdb, "diff_behavior_with_signature")
 
@@ -108,9 +99,10 @@ def _work(ch: channel.Channel) -> dict[str, Any]:
 
     setattr(cdb, "diff_behavior_with_signature", capture)
     ch.watch_modules(("crosshair",))  # bound (our own patches included) before either version is imported
+    sys.path.extend(str(x) for x in req.get("extra_paths", []))  # the project's installed dependencies
     try:
-        base = _load(_PACKAGES[0], req["base_root"], req["module"])
-        head = _load(_PACKAGES[1], req["head_root"], req["module"])
+        base = load_version(PACKAGES[0], req["base_root"], req["module"])
+        head = load_version(PACKAGES[1], req["head_root"], req["module"])
     except BaseException as exc:  # noqa: BLE001 - anything the target does at import time is data
         return {"error": f"{type(exc).__name__}: {exc}", "stage": "import",
                 "traceback": traceback.format_exc()[-3000:]}
@@ -121,6 +113,9 @@ def _work(ch: channel.Channel) -> dict[str, Any]:
         fn2 = walk_qualname(head, req["qualname"])
         if not isinstance(fn1, FunctionInfo) or not isinstance(fn2, FunctionInfo):
             raise TypeError(f"{req['qualname']} is not a function or method")
+        for fi in (fn1, fn2):
+            _annotate(fi, {str(k): str(v) for k, v in dict(req.get("annotations", {})).items()},
+                      {str(k): str(v) for k, v in dict(req.get("spec_types", {})).items()})
         options = DEFAULT_OPTIONS.overlay(AnalysisOptionSet(
             per_condition_timeout=float(req["budget_s"]), per_path_timeout=float(req["per_path_timeout_s"])))
         options.stats = collections.Counter()
@@ -138,6 +133,10 @@ def _work(ch: channel.Channel) -> dict[str, Any]:
             errors = f"{d.result1.error or ''} {d.result2.error or ''}"
             if "." in req["qualname"] and "AttributeError" in errors and "object has no attribute" in errors:
                 artefacts += 1  # one version's method on the other version's instance: not a behaviour change
+                continue
+            shown = errors + " " + " ".join(str(v) for v in dict(d.args).values())
+            if any(m in shown for m in _ARTEFACT_MARKERS):
+                artefacts += 1  # a symbolic proxy where a value was expected: the engine's, not the code's
                 continue
             differing = d.result1.get_differing_arg_mutations(d.result2)
             rows.append({

@@ -60,6 +60,9 @@ class ChangedUnit:
         change: ``added``, ``removed`` or ``modified``.
         base_line, head_line: 1-based first line in each version (0 when absent).
         base_signature, head_signature: the ``def`` line's parameters and annotations as text ('' when absent).
+        same_parameters: both versions have the same parameters and defaults (annotations aside).
+        annotations_only: only annotations differ (the body, decorators, parameters and defaults are the same).
+        decorated: the head version has decorators (which may read the annotations).
     """
 
     file: str
@@ -70,6 +73,9 @@ class ChangedUnit:
     head_line: int = 0
     base_signature: str = ""
     head_signature: str = ""
+    same_parameters: bool = False
+    annotations_only: bool = False
+    decorated: bool = False
 
     @property
     def same_signature(self) -> bool:
@@ -245,6 +251,41 @@ def unit_table(source: str) -> dict[str, tuple[str, int, str, str]]:
     return table
 
 
+class _Unannotate(ast.NodeTransformer):
+    def visit_arg(self, node: ast.arg) -> ast.arg:
+        node.annotation = None
+        return node
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.FunctionDef:
+        node.returns = None
+        self.generic_visit(node)
+        return node
+
+    def visit_AsyncFunctionDef(self, node: ast.AsyncFunctionDef) -> ast.AsyncFunctionDef:
+        node.returns = None
+        self.generic_visit(node)
+        return node
+
+
+def _bare_table(source: str) -> dict[str, tuple[str, int, str, str]]:
+    """:func:`unit_table` of ``source`` with every parameter and return annotation removed."""
+    return unit_table(ast.unparse(_Unannotate().visit(ast.parse(source))))
+
+
+def _decorated(source: str) -> set[str]:
+    out: set[str] = set()
+
+    def walk(body: list[ast.stmt], prefix: str) -> None:
+        for st in body:
+            if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                if st.decorator_list:
+                    out.add(prefix + st.name)
+                walk(st.body, prefix + st.name + ".")
+
+    walk(ast.parse(source).body, "")
+    return out
+
+
 def changed_units(path: str, base_source: str | None, head_source: str | None) -> tuple[ChangedUnit, ...]:
     """The units of one file that were added, removed or modified.
 
@@ -258,6 +299,7 @@ def changed_units(path: str, base_source: str | None, head_source: str | None) -
     old = unit_table(base_source) if base_source is not None else {}
     new = unit_table(head_source) if head_source is not None else {}
     out = []
+    bare: tuple[dict[str, tuple[str, int, str, str]], dict[str, tuple[str, int, str, str]], set[str]] | None = None
     for q in sorted(set(old) | set(new), key=lambda q: (new.get(q, old.get(q, ("", 0)))[1], q)):
         o, n = old.get(q), new.get(q)
         if o is not None and n is not None and o[2] == n[2]:
@@ -266,8 +308,16 @@ def changed_units(path: str, base_source: str | None, head_source: str | None) -
             continue
         kind = (n or o)[0]  # type: ignore[index]
         change = "added" if o is None else "removed" if n is None else "modified"
+        same_params = annotations_only = False
+        if o is not None and n is not None and kind in ("function", "method"):
+            if bare is None:
+                bare = (_bare_table(base_source or ""), _bare_table(head_source or ""), _decorated(head_source or ""))
+            bo, bn = bare[0].get(q), bare[1].get(q)
+            same_params = bo is not None and bn is not None and bo[3] == bn[3]
+            annotations_only = same_params and bo is not None and bn is not None and bo[2] == bn[2]
         out.append(ChangedUnit(path, q, kind, change, o[1] if o else 0, n[1] if n else 0, o[3] if o else "",
-                               n[3] if n else ""))
+                               n[3] if n else "", same_params, annotations_only,
+                               bare is not None and q in bare[2]))
     return tuple(out)
 
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from evalgap.verifier.analysis.gaming import GamingFinding
+from evalgap.verifier.gate.baseline import Baseline
 from evalgap.verifier.findings import RequirementResult, Verdict
 from evalgap.verifier.gate.behavior_diff import BehaviorDifference, DiffOutcome
 from evalgap.verifier.gate.gitdiff import ChangedUnit
@@ -14,7 +15,7 @@ from evalgap.verifier.options import ENGINES, Settings
 from evalgap.verifier.report.gap import EXIT_OK, EXIT_REFUTED, EXIT_UNKNOWN
 
 __all__ = ["DEFAULT_TEST_GLOBS", "GateOptions", "RequirementChange", "ClassifiedDifference", "GateReport",
-           "gate_exit_code"]
+           "gate_exit_code", "blocks", "inconclusive"]
 
 
 #: Files whose literals count as the visible tests (EG407), relative to the repository root.
@@ -39,6 +40,10 @@ class GateOptions:
         fail_on_still_refuted: a requirement refuted on both sides blocks too (``--fail-on still-refuted``);
             by default only newly broken requirements block, as code-scanning tools report new findings apart
             from existing ones.
+        baseline: a recorded report (``--baseline FILE``): a requirement refuted on base and head blocks
+            unless the baseline has it refuted too; a newly broken one blocks whatever the baseline says.
+        install_deps: install the project's own dependencies (its ``pyproject.toml`` / ``requirements.txt``)
+            into the environment the target runs in (``--install-deps``).
     """
 
     budget_s: float = 10.0
@@ -51,6 +56,8 @@ class GateOptions:
     engines: tuple[str, ...] = ENGINES
     hypothesis_examples: int = 200
     fail_on_still_refuted: bool = False
+    baseline: Baseline | None = None
+    install_deps: bool = False
 
     @classmethod
     def from_settings(cls, settings: Settings, **overrides: Any) -> GateOptions:
@@ -75,6 +82,7 @@ class RequirementChange:
             changed in this change).
         head, base: the check results (``base`` None when base was not checked).
         because: the changed units (``file:qualname``) or spec change that selected it.
+        known: refuted in the recorded baseline (``--baseline``) with the same formal text.
     """
 
     id: str
@@ -83,6 +91,7 @@ class RequirementChange:
     head: RequirementResult
     base: RequirementResult | None
     because: tuple[str, ...]
+    known: bool = False
 
 
 @dataclass(frozen=True)
@@ -122,6 +131,7 @@ class GateReport:
         sandbox: the isolation the code of both revisions ran under (as in the gap report).
         spec_name: the spec's declared name (``spec kvstore ...``; JUnit names cases ``evalgap.<name>``
             as ``check`` does); '' when unknown (then the spec file's stem stands in).
+        baseline: the baseline file the blocking policy used (``--baseline``), or None.
     """
 
     repo: str
@@ -143,6 +153,7 @@ class GateReport:
     fail_on_still_refuted: bool = False
     sandbox: str = "python-guard"
     spec_name: str = ""
+    baseline: str | None = None
 
     def active_gaming(self) -> list[GamingFinding]:
         """Gaming findings that are not silenced."""
@@ -153,14 +164,34 @@ class GateReport:
         return [d for d in self.differences if d.classification == "unexplained"]
 
 
+def blocks(report: GateReport, r: RequirementChange) -> bool:
+    """Whether a checked requirement blocks the change: refuted on head and newly so. A requirement the change
+    broke (``broken``, or refuted and ``new``/``changed-spec``) always blocks. One refuted on base and head
+    (``still-refuted``) blocks with ``fail_on_still_refuted``, or against a baseline that does not have it
+    refuted (the baseline is the accepted state: a refutation it does not record is new); otherwise not."""
+    if r.head.verdict is not Verdict.REFUTED:
+        return False
+    if r.transition != "still-refuted" or report.fail_on_still_refuted:
+        return True
+    return report.baseline is not None and not r.known
+
+
+def inconclusive(r: RequirementChange) -> bool:
+    """Whether a checked requirement leaves the gate inconclusive: unknown on head, unless it was unknown on
+    base too with the same spec text (``unchanged``: the change did not make it so; the behaviour diff still
+    covers the function, and the report lists it as unknown on both sides)."""
+    if r.head.verdict is not Verdict.UNKNOWN:
+        return False
+    return not (r.transition == "unchanged" and r.base is not None and r.base.verdict is Verdict.UNKNOWN)
+
+
 def gate_exit_code(report: GateReport) -> int:
-    """1: a reached requirement newly refuted on head (``broken``, or refuted and ``new``/``changed-spec``;
-    ``still-refuted`` too with ``fail_on_still_refuted``), an unsilenced gaming finding, or (with
-    ``fail_on_unexplained``) an unexplained behaviour change; 3: a reached requirement unknown on head; else 0."""
-    blocking = [r for r in report.requirements if r.head.verdict is Verdict.REFUTED
-                and (r.transition != "still-refuted" or report.fail_on_still_refuted)]
+    """1: a reached requirement newly refuted on head (:func:`blocks`), an unsilenced gaming finding, or (with
+    ``fail_on_unexplained``) an unexplained behaviour change; 3: a reached requirement newly unknown on head
+    (:func:`inconclusive`); else 0."""
+    blocking = [r for r in report.requirements if blocks(report, r)]
     if blocking or report.active_gaming() or (report.fail_on_unexplained and report.unexplained()):
         return EXIT_REFUTED
-    if any(r.head.verdict is Verdict.UNKNOWN for r in report.requirements):
+    if any(inconclusive(r) for r in report.requirements):
         return EXIT_UNKNOWN
     return EXIT_OK

@@ -13,13 +13,23 @@ from typing import Any
 from evalgap.verifier.findings import RequirementResult
 from evalgap.verifier.report.gap import split_location
 from evalgap.verifier.analysis.gaming import RULES, GamingFinding
+from evalgap.verifier.gate.model import blocks
 from evalgap.verifier.gate.run import ClassifiedDifference, GateReport, gate_exit_code
 from evalgap.specs_lang.diagnostics import GATE_REQUIREMENT_REFUTED, GATE_UNEXPLAINED_CHANGE
 
 __all__ = ["gate_to_dict", "render_gate_json", "render_gate_text", "render_gate_markdown", "render_gate_sarif",
            "render_gate_junit", "GATE_SCHEMA_VERSION"]
 
-GATE_SCHEMA_VERSION = "1.1"  # 1.1: requirements[].head_bounds
+GATE_SCHEMA_VERSION = "1.2"  # 1.1: requirements[].head_bounds; 1.2: baseline, requirements[].known/blocks/
+#   differences (the ones breaking it), differences[].found_by, behavior_diffs[].dropped/hypothesis
+
+
+def short_rev(rev: str) -> str:
+    """A revision as printed: a commit hash cut to 12 characters (base and head alike), anything else (``patch:FILE``,
+    ``staged``) as it is."""
+    if len(rev) in (40, 64) and all(c in "0123456789abcdef" for c in rev):
+        return rev[:12]
+    return rev
 
 
 def _verdict_text(r: RequirementResult | None) -> str:
@@ -38,6 +48,15 @@ def _verdict_text(r: RequirementResult | None) -> str:
     return r.verdict.value + detail
 
 
+#: Classifications listed under the requirement they break.
+_BREAKS = ("breaks", "possibly-breaks")
+
+
+def _grouped(report: GateReport, rid: str) -> list[ClassifiedDifference]:
+    """The differences that break (or may break) requirement ``rid``."""
+    return [d for d in report.differences if d.classification in _BREAKS and rid in d.explained_by]
+
+
 def _gaming_dict(g: GamingFinding) -> dict[str, Any]:
     return {"code": g.code, "rule": g.rule, "path": g.path, "line": g.line, "col": g.col, "message": g.message,
             "snippet": g.snippet, "silenced": g.silenced, "silence_reason": g.silence_reason}
@@ -47,7 +66,7 @@ def _diff_dict(d: ClassifiedDifference) -> dict[str, Any]:
     return {"file": d.file, "function": d.qualname, "call": d.difference.call(d.qualname.rsplit(".", 1)[-1]),
             "arguments": dict(d.difference.args), "base": d.difference.base.describe,
             "head": d.difference.head.describe, "classification": d.classification,
-            "explained_by": list(d.explained_by), "note": d.note}
+            "explained_by": list(d.explained_by), "note": d.note, "found_by": d.difference.found_by}
 
 
 def gate_to_dict(report: GateReport) -> dict[str, Any]:
@@ -56,7 +75,7 @@ def gate_to_dict(report: GateReport) -> dict[str, Any]:
         "gate_schema_version": GATE_SCHEMA_VERSION,
         "repo": report.repo, "base": report.base_rev, "head": report.head_rev, "spec": report.spec_file,
         "target": report.target, "budget_s": report.budget_s, "diff_budget_s": report.diff_budget_s,
-        "exit_code": gate_exit_code(report), "sandbox": report.sandbox,
+        "exit_code": gate_exit_code(report), "sandbox": report.sandbox, "baseline": report.baseline,
         "summary": {
             "changed_units": len(report.changed),
             "checked_requirements": len(report.requirements),
@@ -74,11 +93,14 @@ def gate_to_dict(report: GateReport) -> dict[str, Any]:
                           "head": _verdict_text(r.head), "base": _verdict_text(r.base),
                           "head_verdict": r.head.verdict.value if r.head.verdict else None,
                           "base_verdict": r.base.verdict.value if r.base and r.base.verdict else None,
-                          "head_bounds": list(r.head.bounds),
-                          "because": list(r.because)} for r in report.requirements],
+                          "head_bounds": list(r.head.bounds), "known": r.known, "blocks": blocks(report, r),
+                          "because": list(r.because),
+                          "differences": [_diff_dict(d) for d in _grouped(report, r.id)]}
+                         for r in report.requirements],
         "not_rechecked": [{"id": i, "prose": p} for i, p in report.not_rechecked],
         "behavior_diffs": [{"file": o.file, "function": o.qualname, "status": o.status, "paths": o.paths,
-                            "reason": o.reason, "differences": len(o.differences),
+                            "reason": o.reason, "differences": len(o.differences), "dropped": o.dropped,
+                            "hypothesis": o.hypothesis,
                             "elapsed_s": round(o.elapsed_s, 3)} for o in report.diffs],
         "differences": [_diff_dict(d) for d in report.differences],
         "gaming": [_gaming_dict(g) for g in report.gaming],
@@ -97,8 +119,10 @@ def render_gate_text(report: GateReport) -> str:
     out: list[str] = []
     w = out.append
     w(f"evalgap gate: {report.spec_file} on {report.target}")
-    w(f"  base {report.base_rev[:12]}  head {report.head_rev[:40]}")
+    w(f"  base {short_rev(report.base_rev)}  head {short_rev(report.head_rev)}")
     w(f"  sandbox: {report.sandbox}")
+    if report.baseline is not None:
+        w(f"  baseline: {report.baseline} (requirements it has refuted do not block)")
     w("")
     w(f"Changed code ({len(report.changed)} unit(s)):")
     for u in report.changed:
@@ -106,19 +130,31 @@ def render_gate_text(report: GateReport) -> str:
     w("")
     w(f"Requirements reached by the change ({len(report.requirements)} checked, budget {report.budget_s:g} s each):")
     for r in report.requirements:
-        w(f"  {r.id:<10} {r.transition:<14} head: {_verdict_text(r.head)}")
+        state = r.transition + (" (baseline)" if r.known else "") + (" BLOCKS" if blocks(report, r) else "")
+        w(f"  {r.id:<10} {state:<14} head: {_verdict_text(r.head)}")
         if r.base is not None:
             w(f"  {'':<10} {'':<14} base: {_verdict_text(r.base)}")
         w(f"  {'':<10} {r.prose}")
+        for d in _grouped(report, r.id):
+            w(f"  {'':<10} {d.classification}: {d.difference.call(d.qualname.rsplit('.', 1)[-1])} "
+              f"(found by {d.difference.found_by}, replayed)")
+            w(f"  {'':<10}   base: {d.difference.base.describe}")
+            w(f"  {'':<10}   head: {d.difference.head.describe}")
     if report.not_rechecked:
         w(f"  not re-checked (the change does not reach them): {', '.join(i for i, _ in report.not_rechecked)}")
     w("")
-    w(f"Behaviour changes (CrossHair diffbehavior, {report.diff_budget_s:g} s per function):")
+    w(f"Behaviour changes (CrossHair diffbehavior {report.diff_budget_s:g} s per function, and Hypothesis; every "
+      "difference replayed on both versions):")
     if not report.diffs:
         w("  no function diffed (none changed with the same signature, or see the notes below)")
     for o in report.diffs:
         w(f"  {o.file}:{o.qualname}: {o.status}" + (f" ({o.reason})" if o.reason else ""))
+        if o.hypothesis and o.status == "differs":
+            w(f"      Hypothesis {o.hypothesis}" + (f"; {o.dropped} CrossHair candidate(s) did not replay and were "
+                                                   "dropped" if o.dropped else ""))
     for d in report.differences:
+        if d.classification in _BREAKS:
+            continue  # listed under the requirement it breaks
         label = d.classification.upper() if d.classification == "unexplained" else d.classification
         by = f" by {', '.join(d.explained_by)}" if d.explained_by else ""
         w(f"  - {label}{by}: {d.difference.call(d.qualname.rsplit('.', 1)[-1])}")
@@ -154,8 +190,8 @@ def render_gate_markdown(report: GateReport) -> str:
     w = out.append
     w(f"## evalgap gate: {status}")
     w("")
-    w(f"Spec `{report.spec_file}`, target `{report.target}`, base `{report.base_rev[:12]}`, "
-      f"head `{report.head_rev[:40]}`.")
+    w(f"Spec `{report.spec_file}`, target `{report.target}`, base `{short_rev(report.base_rev)}`, "
+      f"head `{short_rev(report.head_rev)}`.")
     w(f"sandbox: {report.sandbox}")
     w("")
     if report.requirements:

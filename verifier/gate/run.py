@@ -33,7 +33,6 @@ import fnmatch
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -41,10 +40,12 @@ import evalgap
 from evalgap.specs_lang.loader import LoadedSpec
 from evalgap.specs_lang import ast as A
 from evalgap.specs_lang import check_structure, parse_file
-from evalgap.translators.to_icontract import Harness, build_harness
-from evalgap.verifier.gate.behavior_diff import BehaviorDifference, DiffOutcome, diff_function
+from evalgap.verifier.gate.behavior_diff import DiffOutcome
+from evalgap.verifier.gate.diffs import DiffContext, diff_units
+from evalgap.verifier.gate.layout import (install_dependencies, project_dependencies, pytest_test_globs,
+                                          write_version_files)
 from evalgap.verifier.options import Settings
-from evalgap.verifier.engines.run import ReplayResult, formal_text, replay
+from evalgap.verifier.engines.run import formal_text
 from evalgap.verifier.findings import RequirementResult, Verdict
 from evalgap.verifier.analysis.gaming import GamingFinding, TestLiterals, is_test_path, scan_source
 from evalgap.verifier.gate.model import (DEFAULT_TEST_GLOBS, ClassifiedDifference, GateOptions, GateReport,
@@ -193,66 +194,6 @@ def _is_test_file(rel: str, globs: tuple[str, ...]) -> bool:
     return is_test_path(rel) or any(fnmatch.fnmatch(rel, g) for g in globs)
 
 
-# ------------------------------------------------------------------ classification of differences
-@dataclass(frozen=True)
-class _Side:
-    harness: Harness
-    hdir: Path
-    target: Target
-
-
-def _pre_violation(rep: ReplayResult) -> bool:
-    """A replay that stopped at a precondition (icontract prefixes the message with its location, so the
-    ``[pre]`` marker can start the second line; the replay worker's ``kind`` misses that case)."""
-    msg = str(rep.data.get("message", ""))
-    return rep.outcome == "violation" and (rep.data.get("kind") == "pre" or msg.startswith("[pre] ")
-                                           or "\n[pre] " in msg)
-
-
-def _classify(unit: ChangedUnit, diff: BehaviorDifference, spec: A.Spec, sides: tuple[_Side, _Side] | None,
-              changed_spec: set[str], reach_by_req: dict[str, set[str]],
-              transitions: dict[str, str]) -> ClassifiedDifference:
-    mentioned = [rid for rid, names in reach_by_req.items() if unit.name in names]
-    by_spec = [rid for rid in mentioned if rid in changed_spec]
-    if by_spec:
-        return ClassifiedDifference(unit.file, unit.qualname, diff, "explained", tuple(by_spec),
-                                    "a requirement on this behaviour was added or changed in this change")
-    fn_reqs = [(r, f) for f in spec.functions if f.name == unit.name and unit.kind == "function"
-               for r in f.requirements if r.informal is None and any(isinstance(c, A.Ensures) for c in r.clauses)]
-    if sides is not None and fn_reqs:
-        values = dict(diff.args)
-        fixed: list[str] = []
-        pre: list[str] = []
-        for req, _decl in fn_reqs:
-            ob = sides[1].harness.obligation(req.id)
-            if ob.kind != "function" or ob.function is None or any(n not in values for n, _ in ob.params):
-                continue
-            args = [values[n] for n, _ in ob.params]
-            b = replay(sides[0].hdir, sides[0].harness, sides[0].target, ob.function, args)
-            h = replay(sides[1].hdir, sides[1].harness, sides[1].target, ob.function, args)
-            if _pre_violation(b) or _pre_violation(h):
-                pre.append(req.id)
-            elif b.outcome in ("violation", "exception") and h.outcome == "passed":
-                fixed.append(req.id)
-        if fixed:
-            return ClassifiedDifference(unit.file, unit.qualname, diff, "explained", tuple(fixed),
-                                        "base violates the requirement at this input and head meets it")
-        if pre:
-            return ClassifiedDifference(unit.file, unit.qualname, diff, "outside-precondition", tuple(pre),
-                                        "the input violates the function's preconditions, where any behaviour "
-                                        "is allowed")
-    scen_fixed = [rid for rid in mentioned if transitions.get(rid) == "fixed"
-                  and rid not in {r.id for r, _ in fn_reqs}]
-    if scen_fixed:
-        return ClassifiedDifference(unit.file, unit.qualname, diff, "possibly-explained", tuple(scen_fixed),
-                                    "a requirement reaching this function (a scenario, or a function calling "
-                                    "it) was refuted on base and holds on head; this input cannot be replayed "
-                                    "against that requirement, so the match is not certain")
-    return ClassifiedDifference(unit.file, unit.qualname, diff, "unexplained", (),
-                                "no requirement asked for this change: none is violated by base here, and "
-                                "none mentioning this function changed")
-
-
 # ------------------------------------------------------------------ orchestration
 def _locate_spec(spec: Path, snap: Snapshot, top: Path) -> tuple[Path, Path | None, str]:
     """(head spec, base spec or None, display) for a spec inside the repository or outside it."""
@@ -276,18 +217,27 @@ def _locate_spec(spec: Path, snap: Snapshot, top: Path) -> tuple[Path, Path | No
 
 def _target(spec: A.Spec, spec_path: Path, root: Path, override: str | None, top: Path) -> Target:
     """The target inside ``root`` (one materialized version): ``--target`` is repository-relative; a
-    spec's ``target:`` is relative to the spec, and must land inside the repository."""
+    spec's ``target:`` is relative to the spec when that file exists, else relative to the repository (so a
+    spec kept in ``specs/``, or outside the repository, can name ``src/pkg/core.py``); it must land inside
+    the repository."""
     if override is not None:
         return resolve_target(override, root)
     if spec.target is None:
         raise GateError(f"{spec_path.name}: no target: add `target: FILE.py` to the spec or pass --target")
     if spec_path.resolve().is_relative_to(root.resolve()):
-        return resolve_target(spec.target, spec_path.parent.resolve())
+        try:
+            return resolve_target(spec.target, spec_path.parent.resolve())
+        except TargetError:
+            if not (root / spec.target).exists():
+                raise
+            return resolve_target(spec.target, root)
     outside = (spec_path.parent / spec.target).resolve()
-    if not outside.is_relative_to(top):
-        raise GateError(f"the spec's target {spec.target!r} is outside the repository {top}; pass --target "
-                        "FILE.py (repository-relative)")
-    return resolve_target(str(outside.relative_to(top)), root)
+    if outside.is_relative_to(top) and outside.exists():
+        return resolve_target(str(outside.relative_to(top)), root)
+    if (root / spec.target).exists() or (top / spec.target).exists():
+        return resolve_target(spec.target, root)
+    raise TargetError(f"the spec's target {spec.target!r} is neither next to the spec nor in the repository {top}; "
+                    "pass --target FILE.py (repository-relative)")
 
 
 def run_gate(repo: Path, spec: Path, base: str, head: str | None, patch: Path | None,
@@ -321,6 +271,7 @@ def run_gate(repo: Path, spec: Path, base: str, head: str | None, patch: Path | 
         raise GateError(f"{repo} is not inside a git repository") from None
     with tempfile.TemporaryDirectory(prefix="evalgap-gate-") as tmp:
         snap = materialize(top, base, head, patch, Path(tmp))
+        written = sorted(set(write_version_files(snap.head_dir)) | set(write_version_files(snap.base_dir)))
         head_spec_path, base_spec_path, spec_display = _locate_spec(spec, snap, top)
         head_src = read_text(head_spec_path, "spec", MAX_SPEC_BYTES)
         head_spec = parse_file(head_spec_path)
@@ -335,7 +286,8 @@ def run_gate(repo: Path, spec: Path, base: str, head: str | None, patch: Path | 
         head_text = _req_text(head_spec, head_src)
         changed_spec = {rid for rid, t in head_text.items() if base_text.get(rid) != t}
         head_target = _target(head_spec, head_spec_path, snap.head_dir, options.target, top)
-        notes: list[str] = []
+        notes: list[str] = [f"{w}: a placeholder version module written (the build step that generates it from "
+                             "git did not run)" for w in written]
         try:
             base_target: Target | None = _target(
                 head_spec, snap.base_dir / head_spec_path.relative_to(snap.head_dir)
@@ -345,12 +297,16 @@ def run_gate(repo: Path, spec: Path, base: str, head: str | None, patch: Path | 
             base_target = None
             notes.append("the target does not exist in the base version: requirements are checked on head only "
                          "and no behaviour is diffed")
+        extra_paths: tuple[str, ...] = ()
+        if options.install_deps:
+            head_target, base_target, extra_paths = _with_dependencies(snap, head_target, base_target, notes)
+        test_globs = tuple(dict.fromkeys(options.test_globs + pytest_test_globs(snap.head_dir)))
         try:
             files = file_changes(snap)
         except SyntaxError as exc:
             raise GateError(f"{exc.filename}:{exc.lineno}: the changed file does not parse: {exc.msg}") from None
-        code_files = [f for f in files if not _is_test_file(f.path, options.test_globs)]
-        tests_changed = [f.path for f in files if _is_test_file(f.path, options.test_globs)]
+        code_files = [f for f in files if not _is_test_file(f.path, test_globs)]
+        tests_changed = [f.path for f in files if _is_test_file(f.path, test_globs)]
         if tests_changed:
             notes.append(f"the change edits test files: {', '.join(tests_changed)} (review them: the gate does "
                          "not check tests)")
@@ -407,71 +363,81 @@ def run_gate(repo: Path, spec: Path, base: str, head: str | None, patch: Path | 
             t = _transition(base_results.get(req.id), hr, req.id in base_text,
                             req.id in changed_spec and req.id in base_text)
             transitions[req.id] = t
+            known = options.baseline is not None and options.baseline.known(req.id, hr.formal_text)
             changes.append(RequirementChange(req.id, req.prose, t, hr, base_results.get(req.id),
-                                             tuple(because.get(req.id, ()))))
+                                             tuple(because.get(req.id, ())), known))
         not_rechecked = tuple((r.id, r.prose) for r, _ in head_spec.all_requirements() if r.id not in selected)
         # ---- behaviour diffs
         diffs: list[DiffOutcome] = []
         classified: list[ClassifiedDifference] = []
         if options.behavior_diff and base_target is not None:
-            candidates = [u for u in units if u.kind in ("function", "method") and u.same_signature]
-            reshaped = {u.qualname.rsplit(".", 1)[0] for u in units if u.kind == "method" and u.name in (
-                "__init__", "__post_init__", "__new__", "__setstate__")} | {u.qualname for u in units
-                                                                          if u.kind == "class"}
-            for u in [c for c in candidates if c.kind == "method" and c.qualname.rsplit(".", 1)[0] in reshaped]:
-                candidates.remove(u)
-                notes.append(f"{u.file}:{u.qualname} not diffed: its class's constructor or class body changed, "
-                             "so one instance cannot stand for both versions")
-            for u in units:
-                if u.kind in ("function", "method") and u.change == "modified" and not u.same_signature:
-                    notes.append(f"{u.file}:{u.qualname} changed its signature {u.base_signature} -> "
-                                 f"{u.head_signature}: not diffed (inputs of one version do not fit the other)")
-            sides = _harness_sides(head_spec, head_src, base_target, head_target, Path(tmp)) if candidates else None
-            for u in candidates:
-                root_b, root_h, rel = _roots(u.file, snap, head_target, base_target)
-                outcome = diff_function(root_b, root_h, rel, u.qualname, options.diff_budget_s)
-                diffs.append(outcome)
-                for d in outcome.differences:
-                    classified.append(_classify(u, d, head_spec, sides, changed_spec, reach_by_req, transitions))
+            diffs, classified = diff_units(DiffContext(
+                units, code_files, snap, head_spec, head_src, base_target, head_target, Path(tmp), changed_spec,
+                reach_by_req, transitions, frozenset(c.id for c in changes if c.transition != "still-refuted"
+                                                     and c.head.verdict is Verdict.REFUTED), options,
+                extra_paths), notes)
         gaming: list[GamingFinding] = []
-        literals = _test_literals(snap.head_dir, options.test_globs)
+        literals = _test_literals(snap.head_dir, test_globs)
         for f in code_files:
             if f.head_source is None:
                 continue
             try:
-                gaming.extend(scan_source(f.head_source, f.path, f.added, literals))
+                found = scan_source(f.head_source, f.path, f.added, literals)
             except SyntaxError as exc:
                 notes.append(f"{f.path}: not scanned for gaming (does not parse: {exc.msg})")
+                continue
+            kept = _new_findings(found, f.base_source, f.path, literals)
+            if len(kept) < len(found):
+                old = [g for g in found if g not in kept]
+                notes.append(f"{f.path}: {len(old)} gaming finding(s) on edited lines not reported, the same finding "
+                             "being in the base version already (existing code): " +
+                             "; ".join(f"{g.code} line {g.line}: {g.message}" for g in old))
+            gaming.extend(kept)
         return GateReport(str(top), snap.base_rev, snap.head_rev, spec_display, head_target.display, units,
                           tuple(changes), not_rechecked, tuple(diffs), tuple(classified), tuple(gaming),
                           tuple(notes), options.budget_s, options.diff_budget_s, time.monotonic() - started,
                           options.fail_on_unexplained, options.fail_on_still_refuted,
-                          isolation.summary(jobs_from), head_spec.name)
+                          isolation.summary(jobs_from), head_spec.name,
+                          options.baseline.file if options.baseline is not None else None)
+
+
+def _new_findings(found: list[GamingFinding], base_source: str | None, path: str,
+                  literals: TestLiterals) -> list[GamingFinding]:
+    """The findings of the added lines that the base version of the file does not have already (the same
+    code and message anywhere in it): an edited line that keeps an existing pattern is existing code."""
+    if not found or base_source is None:
+        return found
+    try:
+        before = {(g.code, g.message) for g in scan_source(base_source, path, None, literals)}
+    except SyntaxError:
+        return found
+    return [g for g in found if (g.code, g.message) not in before]
+
+
+def _with_dependencies(snap: Snapshot, head: Target, base: Target | None,
+                       notes: list[str]) -> tuple[Target, Target | None, tuple[str, ...]]:
+    """Both targets with the project's installed dependencies on their paths (``--install-deps``), and the
+    dependency folders (for the diff workers)."""
+    from evalgap.verifier.cache import default_cache_dir
+
+    out: list[Target | None] = []
+    folders: list[str] = []
+    for label, target, root in (("head", head, snap.head_dir), ("base", base, snap.base_dir)):
+        if target is None:
+            out.append(None)
+            continue
+        deps = project_dependencies(root)
+        folder = install_dependencies(deps, default_cache_dir())
+        if folder is None:
+            out.append(target)
+            continue
+        notes.append(f"{label}: the project's dependencies installed for its code ({', '.join(deps)})")
+        folders.append(str(folder))
+        out.append(dataclasses.replace(target, paths=(*target.paths, str(folder))))
+    assert out[0] is not None
+    return out[0], out[1], tuple(dict.fromkeys(folders))
 
 
 def _defs(src: str) -> list[str]:
     return [n.name for n in ast.walk(ast.parse(src))
             if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
-
-
-def _roots(rel: str, snap: Snapshot, head_target: Target, base_target: Target) -> tuple[Path, Path, str]:
-    """Import roots for a changed file: the target's folder when the file is the target (its imports
-    resolve there), else the repository root."""
-    if head_target.file and base_target.file:
-        h = Path(head_target.file)
-        if h.is_relative_to(snap.head_dir) and str(h.relative_to(snap.head_dir)) == rel:
-            return Path(base_target.paths[0]), Path(head_target.paths[0]), h.name
-    return snap.base_dir, snap.head_dir, rel
-
-
-def _harness_sides(spec: A.Spec, source: str, base_target: Target, head_target: Target,
-                   tmp: Path) -> tuple[_Side, _Side]:
-    sides = []
-    for label, target in (("base", base_target), ("head", head_target)):
-        harness = build_harness(spec, target.module, f"evalgap_gate_{label}_harness")
-        hdir = tmp / f"harness-{label}"
-        hdir.mkdir(exist_ok=True)
-        (hdir / f"{harness.module}.py").write_text(harness.source, encoding="utf-8")
-        sides.append(_Side(harness, hdir, target))
-    return sides[0], sides[1]
-

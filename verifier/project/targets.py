@@ -33,6 +33,8 @@ class Target:
 
 
 def _from_file(path: Path, display: str) -> Target:
+    """A target file; inside a package (folders with ``__init__.py``) it is imported as the package's module
+    (``src/pkg/core.py`` is ``pkg.core`` with ``src`` on the path), so its relative imports resolve."""
     if path.exists() and not path.is_file():
         raise TargetError(f"target {display} is not a regular file (give a .py file)")
     if not path.is_file():
@@ -43,7 +45,14 @@ def _from_file(path: Path, display: str) -> Target:
     if not _MODULE_RE.match(module):
         raise TargetError(f"target file name {path.name!r} is not an importable module name; rename it "
                           "to letters, digits and '_'")
-    return Target(module, (str(path.parent.resolve()),), display, str(path.resolve()))
+    root = path.parent.resolve()
+    parts = [] if module == "__init__" else [module]
+    while (root / "__init__.py").is_file() and _MODULE_RE.match(root.name) and root.parent != root:
+        parts.insert(0, root.name)  # a module of a package: imported as the package's module
+        root = root.parent
+    if not parts:
+        raise TargetError(f"target {display} is a package's __init__.py outside any package folder")
+    return Target(".".join(parts), (str(root),), display, str(path.resolve()))
 
 
 def resolve_target(text: str, base_dir: Path, implementations: dict[str, str] | None = None,

@@ -84,5 +84,6 @@ for _w in (
     WorkerKind("tests", f"{_V}.project.tests_worker"),
     WorkerKind("clause", f"{_V}.authoring.clause_worker"),
     WorkerKind("diffbehavior", f"{_V}.gate.diffbehavior_worker"),
+    WorkerKind("diffreplay", f"{_V}.gate.diffreplay_worker"),
 ):
     register(_w)
