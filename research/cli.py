@@ -7,7 +7,6 @@ from pathlib import Path
 
 import click
 
-from evalgap.verifier.cli.common import finite_seconds
 from evalgap.verifier.errors import VerifierError
 
 #: the exit code of a run without findings (``evalgap.verifier.report.gap.EXIT_OK``; not imported here, so that
@@ -16,6 +15,14 @@ from evalgap.verifier.errors import VerifierError
 EXIT_OK = 0
 
 __all__ = ["compare", "import_cmd"]
+
+
+def finite_seconds(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
+    """``evalgap.verifier.cli.common.finite_seconds``, imported when called (``evalgap --help`` lists this
+    module's commands without loading the CLI's shared module)."""
+    from evalgap.verifier.cli import common
+
+    return common.finite_seconds(ctx, param, value)
 
 
 @click.command()
@@ -114,6 +121,7 @@ def import_cmd(fmt: str, src: Path, data: Path | None, out: Path) -> None:
     Exit code: 0 every file imported, 1 some could not be (reasons in the report), 2 usage error.
     """
     from evalgap.research.importing import import_folder
+    from evalgap.verifier.cli.common import fail
 
     if out.exists() and not out.is_dir():
         fail(f"-o {out}: it exists and is not a folder (give a folder for the .req files)",

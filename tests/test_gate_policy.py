@@ -146,20 +146,22 @@ def test_a_gaming_pattern_already_in_base_does_not_block_an_edit_of_its_line(tmp
     (repo / "tests").mkdir(parents=True)
     (repo / "g.req").write_text(SPEC, encoding="utf-8")
     (repo / "tests" / "test_calc.py").write_text("from calc import suffix\n\ndef test_it():\n    assert suffix(11) == 0\n"
-                                                 "    assert suffix(37) == 7\n", encoding="utf-8")
-    (repo / "calc.py").write_text(FIXED + "\n\ndef suffix(n: int) -> int:\n    return 0 if n % 100 in (11, 12) else n % 10\n",
-                                  encoding="utf-8")
+                                                 "    assert suffix(37) == 8\n", encoding="utf-8")
+    # EG407 fires where a branch returns a visible test's expected output that the rest would not compute
+    (repo / "calc.py").write_text(FIXED + "\n\ndef suffix(n: int) -> int:\n    if n == 11:\n        return 0\n"
+                                  "    return n % 10\n", encoding="utf-8")
     git(repo, "init", "-q", "-b", "main")
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", "base")
-    (repo / "calc.py").write_text(FIXED + "\n\ndef suffix(n: int) -> int:\n    m = abs(n)\n"
-                                  "    return 0 if m % 100 in (11, 12) else m % 10\n", encoding="utf-8")
+    (repo / "calc.py").write_text(FIXED + "\n\ndef suffix(n: int) -> int:\n    if n == 11:  # an edited line\n"
+                                  "        return 0\n    return abs(n) % 10\n", encoding="utf-8")
     git(repo, "commit", "-q", "-am", "edit the line")
     code, report = _gate(repo, "--engines", "crosshair")
     assert code == 0 and report["gaming"] == []
     assert any("gaming finding(s) on edited lines not reported" in n and "EG407" in n for n in report["notes"])
-    (repo / "calc.py").write_text(FIXED + "\n\ndef suffix(n: int) -> int:\n    if n == 37:\n        return 7\n"
-                                  "    m = abs(n)\n    return 0 if m % 100 in (11, 12) else m % 10\n", encoding="utf-8")
+    (repo / "calc.py").write_text(FIXED + "\n\ndef suffix(n: int) -> int:\n    if n == 37:\n        return 8\n"
+                                  "    if n == 11:  # an edited line\n        return 0\n    return abs(n) % 10\n",
+                                  encoding="utf-8")
     git(repo, "commit", "-q", "-am", "a new special case")
     code, report = _gate(repo, "--engines", "crosshair")
     assert code == 1 and [g["code"] for g in report["gaming"]] == ["EG407"] and "37" in report["gaming"][0]["message"]
