@@ -16,7 +16,7 @@ import ast
 import os
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Iterable
+from typing import Callable, Iterable
 
 from evalgap.verifier.analysis.gaming import GamingFinding, scan_source
 from evalgap.verifier.findings import EngineVerdict, RequirementResult, SpecFinding, Verdict
@@ -220,46 +220,35 @@ def apply_entropy(results: Iterable[RequirementResult], scanned: ScannedCode,
         stubbed: simple names of the functions the spec replaces by ``stub`` declarations (a stubbed clock
             returns symbolic readings: its real body never runs in the check).
     """
-    out: list[RequirementResult] = []
     calls = {q: c - stubbed for q, c in scanned.calls.items() if q.rsplit(".", 1)[-1] not in stubbed}
     entropy = [e for e in scanned.entropy if e[0] is None or e[0].rsplit(".", 1)[-1] not in stubbed]
-    for r in results:
-        if r.verdict is not Verdict.VERIFIED or not entropy:
-            out.append(r)
-            continue
-        reach = _reach(r.target_functions, calls) if r.target_functions else None
-        mine = [e for e in entropy if e[0] is None or reach is None or e[0] in reach]
-        if not mine:
-            out.append(r)
-            continue
-        owner, path, line, what = mine[0]
-        ev = EngineVerdict("nondeterminism", Verdict.UNKNOWN, f"nondeterminism: depends on randomness or the clock "
-                           f"({what} at {os.path.basename(path)}:{line}): all paths of one run exhausted, but "
-                           "another run draws other values, so this is not a proof")
-        out.append(replace(r, verdicts=(*r.verdicts, ev), verdict=Verdict.UNKNOWN))
-    return _apply_concurrency(out, scanned, calls)
+    out = _downgrade(results, entropy, calls, lambda what, where: (
+        f"nondeterminism: depends on randomness or the clock ({what} at {where}): all paths of one run "
+        "exhausted, but another run draws other values, so this is not a proof"))
+    # concurrency: CrossHair exhausts the paths of one interleaving (the event loop's or the OS's default
+    # order); the schedule is an input it never varies (`explore schedules` explores them)
+    return _downgrade(out, list(scanned.concurrency), calls, lambda what, where: (
+        f"nondeterminism: runs tasks or threads concurrently ({what} at {where}): all paths of one "
+        "interleaving exhausted, but the schedule was not varied, so this is not a proof (state the requirement "
+        "with `explore schedules` to explore interleavings)"))
 
 
-def _apply_concurrency(results: list[RequirementResult], scanned: ScannedCode,
-                       calls: dict[str, frozenset[str]]) -> tuple[RequirementResult, ...]:
-    """A ``verified`` requirement that reaches code starting concurrent tasks or threads becomes ``unknown``:
-    CrossHair exhausts the paths of one interleaving (the event loop's or the OS's default order), and the
-    schedule is an input it never varies, so that is not a proof (``explore schedules`` explores them)."""
+def _downgrade(results: Iterable[RequirementResult], reads: list[tuple[str | None, str, int, str]],
+               calls: dict[str, frozenset[str]], reason: Callable[[str, str], str]) -> tuple[RequirementResult, ...]:
+    """Each ``verified`` requirement whose functions reach one of ``reads`` becomes ``unknown`` with
+    ``reason(what, "file:line")`` as an added ``nondeterminism`` verdict; other requirements are unchanged."""
     out: list[RequirementResult] = []
     for r in results:
-        if r.verdict is not Verdict.VERIFIED or not scanned.concurrency:
+        if r.verdict is not Verdict.VERIFIED or not reads:
             out.append(r)
             continue
         reach = _reach(r.target_functions, calls) if r.target_functions else None
-        mine = [e for e in scanned.concurrency if e[0] is None or reach is None or e[0] in reach]
+        mine = [e for e in reads if e[0] is None or reach is None or e[0] in reach]
         if not mine:
             out.append(r)
             continue
         _, path, line, what = mine[0]
-        ev = EngineVerdict("nondeterminism", Verdict.UNKNOWN, f"nondeterminism: runs tasks or threads concurrently "
-                           f"({what} at {os.path.basename(path)}:{line}): all paths of one interleaving exhausted, "
-                           "but the schedule was not varied, so this is not a proof (state the requirement with "
-                           "`explore schedules` to explore interleavings)")
+        ev = EngineVerdict("nondeterminism", Verdict.UNKNOWN, reason(what, f"{os.path.basename(path)}:{line}"))
         out.append(replace(r, verdicts=(*r.verdicts, ev), verdict=Verdict.UNKNOWN))
     return tuple(out)
 
