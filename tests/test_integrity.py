@@ -159,6 +159,27 @@ def test_verified_records_both_seeds(tmp_path: Path, monkeypatch: pytest.MonkeyP
     assert "PYTHONHASHSEED 6, 8" in res.verdicts[0].budget.describe()
 
 
+@pytest.mark.parametrize("second, expected", [
+    (Verdict.NO_COUNTEREXAMPLE, Verdict.NO_COUNTEREXAMPLE),  # the second run ran out of budget: no proof
+    (Verdict.UNKNOWN, Verdict.UNKNOWN),                      # anything else: the seed matters
+])
+def test_a_second_run_that_runs_out_of_budget_is_no_counterexample(monkeypatch: pytest.MonkeyPatch,
+                                                                   second: Verdict, expected: Verdict) -> None:
+    from evalgap.verifier.engines import crosshair as ch
+    from evalgap.verifier.findings import EngineVerdict
+
+    runs = iter([EngineVerdict("crosshair", Verdict.VERIFIED, "all paths exhausted"),
+                 EngineVerdict("crosshair", second, "no counterexample within 2 s budget" if
+                               second is Verdict.NO_COUNTEREXAMPLE else "crash: the worker ended")])
+    monkeypatch.setattr(ch, "_one_run", lambda *a, **k: next(runs))
+    monkeypatch.setattr(runner, "HASH_SEEDS", (6, 7, 8))
+    v = ch.run_crosshair(None, None, Path("."), None, None, "")  # type: ignore[arg-type]
+    assert v.verdict is expected
+    assert "PYTHONHASHSEED=8" in v.reason and v.budget.hash_seeds == (6, 8)
+    if expected is Verdict.UNKNOWN:
+        assert v.reason.startswith("depends on the hash seed")
+
+
 # ------------------------------------------------------------------------------------------- overall
 def test_integrity_unknowns_outweigh_a_proof_but_not_a_refutation() -> None:
     v, u, r = Verdict.VERIFIED, Verdict.UNKNOWN, Verdict.REFUTED

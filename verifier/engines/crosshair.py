@@ -29,8 +29,9 @@ def run_crosshair(ob: Obligation, harness: Harness, hdir: Path, target: Target, 
     """CrossHair's verdict on one obligation: a run under the first of the process's hash seeds and, when
     it is ``verified``, a second run under another (:data:`~evalgap.verifier.sandbox.runner.HASH_SEEDS`):
     ``verified`` only when both are; a counterexample the second run finds is replayed under its seed (and
-    under the first, to show the dependence) and ``refuted``; any other difference is ``unknown (depends
-    on the hash seed)``. Never raises for what the target does."""
+    under the first, to show the dependence) and ``refuted``; a second run that only runs out of budget is
+    ``no-counterexample`` (not a proof under that seed, nothing found); any other difference is ``unknown
+    (depends on the hash seed)``. Never raises for what the target does."""
     first, _, second = runner.HASH_SEEDS
     v1 = _one_run(ob, harness, hdir, target, opts, source, first)
     if v1.verdict is not Verdict.VERIFIED:
@@ -53,6 +54,11 @@ def run_crosshair(ob: Obligation, harness: Harness, hdir: Path, target: Target, 
                        elapsed_s=elapsed)
     if v2.reason.startswith(INTEGRITY_REASONS):
         return replace(v2, budget=budget, elapsed_s=elapsed)
+    if v2.verdict is Verdict.NO_COUNTEREXAMPLE:
+        # the second run ran out of budget before exhausting its paths: no proof under that seed, and no
+        # counterexample either, which is exactly what `no-counterexample` says (not evidence of a dependence)
+        return replace(v2, reason=f"{v2.reason} under PYTHONHASHSEED={second} (the run under PYTHONHASHSEED="
+                       f"{first} exhausted its paths; a proof needs both)", budget=budget, elapsed_s=elapsed)
     return EngineVerdict("crosshair", Verdict.UNKNOWN, f"depends on the hash seed: verified under PYTHONHASHSEED="
                          f"{first}, but under PYTHONHASHSEED={second}: {v2.verdict.value} ({v2.reason})", budget,
                          elapsed_s=elapsed)
