@@ -47,7 +47,7 @@ def test_kvstore_agent_is_refuted_with_counterexample() -> None:
     assert v["KV-5"] == v["KV-6"] == "not-formalized"
     kv1 = next(r for r in rep["requirements"] if r["id"] == "KV-1")
     assert kv1["counterexample"].startswith("scenario of KV-1 with key=")
-    assert "replayed concretely" in kv1["verdicts"][0]["reason"]
+    assert any("replayed concretely" in v["reason"] for v in kv1["verdicts"] if v["verdict"] == "refuted")
     _assert_matches_manifest(folder, "agent", rep)
 
 
@@ -68,7 +68,9 @@ def test_kvstore_counterexample_fails_on_agent_passes_on_reference() -> None:
     spec = parse_file(case.spec)
     code, rep = _check(folder)
     kv1 = next(r for r in rep["requirements"] if r["id"] == "KV-1")
-    args = list(kv1["verdicts"][0]["arguments"].values())
+    # Under load one engine may run out of budget; any engine's refutation must replay.
+    refuting = next(v for v in kv1["verdicts"] if v["verdict"] == "refuted")
+    args = list(refuting["arguments"].values())
     outcomes = {}
     for impl in ("agent", "reference"):
         target = resolve_target(impl, folder, case.relative_implementations(), folder)
