@@ -316,6 +316,10 @@ ROWS: list[Row] = [
         {"r.json": _mutated_report(lambda d: d.__setitem__("schema_version", "99.0"))}),
     Row("report-requirements-string", ("explain", "r.json", "R-1"), 2, ("requirements",),
         {"r.json": _mutated_report(lambda d: d.__setitem__("requirements", "x"))}),
+    Row("report-duplicate-id", ("explain", "r.json", "R-1"), 2, ("r.json", "more than once"),
+        {"r.json": _mutated_report(lambda d: d.__setitem__("requirements", d["requirements"] * 2))}),  # type: ignore[operator]
+    Row("diff-duplicate-id", ("diff", "rep.json", "r.json"), 2, ("r.json", "more than once"),
+        {**REPORT, "r.json": _mutated_report(lambda d: d.__setitem__("requirements", d["requirements"] * 2))}),  # type: ignore[operator]
     Row("report-utf16", ("explain", "r.json", "R-1"), 2, ("r.json:1:1", "UTF-8"), {"r.json": b"\xff\xfe{}"}),
     Row("report-nan", ("explain", "r.json", "R-1"), 2, ("r.json",), {"r.json": "NaN"}),
     Row("report-folder", ("explain", ".", "R-1"), 2, ("folder",)),

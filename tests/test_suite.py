@@ -85,3 +85,15 @@ def test_cli_suite_spec_error_exits_2_and_target_is_refused(tmp_path: Path) -> N
 def test_cli_suite_empty_folder_is_a_usage_error(tmp_path: Path) -> None:
     res = run_cli("check", str(tmp_path))
     assert res.exit_code == 2 and "holds no case folder" in res.stderr
+
+
+def test_check_of_a_case_says_a_manifest_id_the_spec_lacks(tmp_path: Path) -> None:
+    """A typo in [expected.impl] must not read as "matches the case manifest" on a plain `check`."""
+    folder = _case(tmp_path / "c")
+    good = run_cli("check", str(folder), "--budget", "1", "--no-analysis")
+    assert "matches the case manifest" in good.stdout
+    with (folder / "case.toml").open("a", encoding="utf-8") as fh:
+        fh.write('T-9 = "refuted"\n')
+    bad = run_cli("check", str(folder), "--budget", "1", "--no-analysis")
+    assert "matches the case manifest" not in bad.stdout
+    assert "T-9 is in the manifest but not in the spec" in bad.stdout

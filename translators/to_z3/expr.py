@@ -225,14 +225,14 @@ def _select(cond: z3.BoolRef, a: Val, b: Val, span: A.Span) -> Val:
 def _boolop(t: Translator, n: A.BoolOp) -> Val:
     vals: list[Val] = []
     truths: list[z3.BoolRef] = []
-    for node in n.values:
-        if truths:
-            prior = z3.And(*truths) if n.op == "and" else z3.And(*[z3.Not(x) for x in truths])
-            v = t.guarded(prior, node)
-        else:
-            v = t.expr(node)
+    prior: z3.BoolRef | None = None  # "every operand so far let evaluation go on": grown by one conjunct per
+    for node in n.values:             # operand, so a chain of n operands builds O(n) terms, not O(n^2)
+        v = t.expr(node) if prior is None else t.guarded(prior, node)
         vals.append(v)
-        truths.append(truthy(v, n.span))
+        truth = truthy(v, n.span)
+        truths.append(truth)
+        going_on = truth if n.op == "and" else z3.Not(truth)
+        prior = going_on if prior is None else z3.And(prior, going_on)
     if all(v.ty == BOOL for v in vals):
         return Val(BOOL, z3.And(*truths) if n.op == "and" else z3.Or(*truths))
     out = vals[-1]  # Python returns the deciding operand

@@ -76,8 +76,7 @@ def manifest_mismatches(report: GapReport) -> list[str]:
     # config rules get no verdict about code (`evalgap check-config` checks them): the manifest may omit them
     ids = {r.id for r in report.requirements if r.role != "config"}
     out += [f"{rid} has no expected verdict in {MANIFEST}" for rid in sorted(ids - set(report.expected))]
-    all_ids = {r.id for r in report.requirements}
-    out += [f"{rid} is in {MANIFEST} but not in the spec" for rid in sorted(set(report.expected) - all_ids)]
+    out += [f"{rid} is in {MANIFEST} but not in the spec" for rid in report.unknown_expected()]
     return out
 
 

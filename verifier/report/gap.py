@@ -141,6 +141,11 @@ class GapReport:
         """The spec findings that name requirement ``req_id``."""
         return [f for f in self.spec_findings if req_id in f.requirement_ids]
 
+    def unknown_expected(self) -> list[str]:
+        """Requirement IDs the manifest gives a verdict for that the spec does not have (a typo or a renamed
+        requirement: a manifest that names them must not read as matching), sorted."""
+        return sorted(set(self.expected) - {r.id for r in self.requirements})
+
     def mismatches(self) -> list[tuple[str, str, tuple[str, ...]]]:
         """``(id, actual, expected)`` for every requirement whose verdict the manifest does not accept."""
         out = []

@@ -165,4 +165,10 @@ def load_report(path: Path) -> dict[str, Any]:
     if problems:
         raise UsageError(f"{path}: not a gap report of schema {SCHEMA_VERSION}: " + "; ".join(problems[:3]))
     assert isinstance(data, dict)
+    seen: set[str] = set()
+    for r in data["requirements"]:  # `check` never writes an ID twice; explain/diff would pick one silently
+        if r["id"] in seen:
+            raise UsageError(f"{path}: requirement {r['id']!r} appears more than once; a gap report lists each "
+                             "requirement once (was the file edited or two reports concatenated?)")
+        seen.add(r["id"])
     return data

@@ -219,7 +219,7 @@ def _render_tail(report: GapReport, console: Console) -> None:
                       f"{c['error']} errors, {c['skipped']} skipped")
     console.print(summary_line(report))
     if report.expected:
-        mism = report.mismatches()
-        console.print("matches the case manifest" if not mism else
-                      f"{len(mism)} verdict(s) differ from the case manifest: " +
-                      ", ".join(f"{i} is {g}, expected {'|'.join(w)}" for i, g, w in mism))
+        problems = [f"{i} is {g}, expected {'|'.join(w)}" for i, g, w in report.mismatches()]
+        problems += [f"{i} is in the manifest but not in the spec" for i in report.unknown_expected()]
+        console.print("matches the case manifest" if not problems else
+                      f"{len(problems)} difference(s) from the case manifest: " + ", ".join(problems))
