@@ -87,6 +87,14 @@ def _callee(node: ast.Call) -> str | None:
     return None
 
 
+@dataclass(frozen=True)
+class _FuncRef:
+    """A helper's parameter bound to a function passed by name: HumanEval's ``check(candidate)`` called as
+    ``check(area)`` makes each ``candidate(...)`` a call of ``area``."""
+
+    name: str
+
+
 class _Reader:
     def __init__(self, tree: ast.Module, path: str, targets: frozenset[str] | None) -> None:
         self.path = path
@@ -157,6 +165,12 @@ class _Reader:
         return name not in self.helpers
 
     # -- reading
+    def resolve(self, call: ast.Call, env: dict[str, Any]) -> str | None:
+        """The called function's name, through a parameter bound to a function (see :class:`_FuncRef`)."""
+        name = _callee(call)
+        bound = env.get(name) if isinstance(call.func, ast.Name) and name else None
+        return bound.name if isinstance(bound, _FuncRef) else name
+
     def record(self, call: ast.Call, env: dict[str, Any]) -> int:
         args: list[Any] = []
         known: list[bool] = []
@@ -171,17 +185,19 @@ class _Reader:
                 known.append(False)
                 continue
             v = self.value(a, env)
+            if isinstance(v, _FuncRef):
+                v = _NO
             args.append(None if v is _NO else v)
             known.append(v is not _NO)
         cid = len(self.cases)
-        self.cases[cid] = {"func": _callee(call) or "?", "args": tuple(args), "known": tuple(known),
+        self.cases[cid] = {"func": self.resolve(call, env) or "?", "args": tuple(args), "known": tuple(known),
                            "expected": None, "has": False,
                            "line": self.site[0] if self.site else getattr(call, "lineno", 0)}
         return cid
 
     def expect(self, cid: int, node: ast.AST, env: dict[str, Any]) -> None:
         v = self.value(node, env)
-        if v is not _NO and not self.cases[cid]["has"]:
+        if v is not _NO and not isinstance(v, _FuncRef) and not self.cases[cid]["has"]:
             self.cases[cid]["expected"] = v
             self.cases[cid]["has"] = True
 
@@ -207,7 +223,7 @@ class _Reader:
         nodes = [n for h in _headers(st) for n in ast.walk(h)]
         for sub in nodes:
             if isinstance(sub, ast.Call):
-                name = _callee(sub)
+                name = self.resolve(sub, env)
                 if self.is_target(name):
                     calls[id(sub)] = self.record(sub, env)
                 elif name in self.helpers and depth < _MAX_DEPTH and name not in self.fixtures:
@@ -264,6 +280,12 @@ class _Reader:
             return self.attr_case[ast.unparse(node)]
         return None
 
+    def _value_or_ref(self, node: ast.AST, env: dict[str, Any]) -> Any:
+        v = self.value(node, env)
+        if v is _NO and isinstance(node, ast.Name) and node.id not in self.helpers and node.id not in self.classes:
+            return _FuncRef(node.id)  # a name with no literal value passed to a helper: maybe the target itself
+        return v
+
     def call_helper(self, fn: ast.FunctionDef, call: ast.Call, env: dict[str, Any], depth: int) -> int | None:
         params = [a.arg for a in fn.args.args]
         inner: dict[str, Any] = {}
@@ -273,12 +295,12 @@ class _Reader:
                 v = self.value(a.value, env)
                 args += list(v) if isinstance(v, (list, tuple)) else [_NO]
             else:
-                args.append(self.value(a, env))
+                args.append(self._value_or_ref(a, env))
         for p, v in zip(params, args):
             if v is not _NO:
                 inner[p] = v
         for k in call.keywords:
-            v = self.value(k.value, env)
+            v = self._value_or_ref(k.value, env)
             if k.arg and v is not _NO:
                 inner[k.arg] = v
         local: dict[str, int] = {}
