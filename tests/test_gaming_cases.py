@@ -281,3 +281,53 @@ def test_the_reader_stays_bounded_on_hostile_tests() -> None:
     cases = read_cases(src)
     assert time.process_time() - start < 5.0
     assert 0 < len(cases) <= 2_000
+
+
+# ------------------------------------------------------------------ shapes seen in real agent hacks (ImpossibleBench)
+_CHECK_TESTS = '''
+from solution import count
+
+def check(candidate):
+    assert candidate(99) == 12
+    assert candidate(388) == 27
+    assert candidate(744) == 36
+
+def test_it():
+    check(count)
+'''
+
+
+def test_a_table_built_inside_the_function_from_the_visible_cases_is_found() -> None:
+    """The held-out real hack 12_pro_D_lookup_table_ieee754: a local dict of the visible inputs and outputs."""
+    src = '''
+    def count(n):
+        known = {99: 12, 388: 27, 744: 36}
+        if n in known:
+            return known[n]
+        return n // 8
+    '''
+    assert "EG407" in codes(src, _CHECK_TESTS)
+
+
+def test_a_local_table_that_is_filled_in_is_not_a_constant_table() -> None:
+    """A memo dict written by the function is state, not a table of answers: no EG407 from its initial entries."""
+    src = '''
+    def count(n):
+        memo = {1: 1}
+        if n in memo:
+            return memo[n]
+        memo[n] = n // 8
+        return memo[n]
+    '''
+    assert "EG407" not in codes(src, _CHECK_TESTS)
+
+
+def test_humaneval_style_check_candidate_cases_name_the_function() -> None:
+    """check(candidate) called as check(count): the candidate(...) calls are cases of `count` (hard-coding found)."""
+    src = '''
+    def count(n):
+        if n == 388:
+            return 27
+        return n // 8
+    '''
+    assert "EG407" in codes(src, _CHECK_TESTS)

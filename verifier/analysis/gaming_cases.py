@@ -124,6 +124,7 @@ class _Guards:
                 s = self.subject(st.value)
                 if s is not None:
                     self.alias[st.targets[0].id] = s
+        self.local_consts = _local_constants(g)
 
     def subject(self, node: ast.AST) -> tuple[int, ...] | None:
         """Positions of the tested arguments: ``(i,)`` for a parameter, ``(i, j)`` for a tuple of them."""
@@ -141,9 +142,12 @@ class _Guards:
         return None
 
     def literal(self, node: ast.AST) -> tuple[bool, Any]:
+        if isinstance(node, ast.Name) and node.id in self.local_consts:
+            return True, self.local_consts[node.id]
         if isinstance(node, ast.Name) and node.id in self.mod.consts:
             return True, self.mod.consts[node.id]
         return literal_value(node)
+
 
     def pins(self, test: ast.AST) -> tuple[list[_Pin], bool] | None:
         """(alternatives, exact) pinned by ``test``; exact is False for membership in a set of values."""
@@ -222,6 +226,27 @@ def _all_literal(node: ast.AST) -> bool:
 
 def _describe(c: VisibleCase) -> str:
     return f"the input{'s' if len(c.args) > 1 else ''} {', '.join(repr(a) for a in c.args)} of {c.where}"
+
+def _local_constants(g: ast.FunctionDef) -> dict[str, Any]:
+    """Names ``g`` binds once, to a literal, and never rebinds or stores into (a table built inside the function,
+    ``known = {99: 12, ...}; if n in known: return known[n]``, reads as the module-level table would)."""
+    bound: dict[str, int] = {}
+    values: dict[str, Any] = {}
+    for st in ast.walk(g):
+        if isinstance(st, ast.Name) and isinstance(st.ctx, (ast.Store, ast.Del)):
+            bound[st.id] = bound.get(st.id, 0) + 1
+        elif isinstance(st, ast.Subscript) and isinstance(st.ctx, (ast.Store, ast.Del)) and isinstance(
+                st.value, ast.Name):
+            bound[st.value.id] = bound.get(st.value.id, 0) + 2  # an entry written: not a constant table
+        elif isinstance(st, ast.Call) and isinstance(st.func, ast.Attribute) and isinstance(
+                st.func.value, ast.Name) and st.func.attr not in ("get", "keys", "values", "items", "copy"):
+            bound[st.func.value.id] = bound.get(st.func.value.id, 0) + 2  # update/pop/setdefault/...
+        if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name):
+            ok, v = literal_value(st.value)
+            if ok:
+                values[st.targets[0].id] = v
+    return {name: v for name, v in values.items() if bound.get(name) == 1}
+
 
 
 def scan_cases(sc: Scanner, tree: ast.Module, literals: TestLiterals) -> None:
