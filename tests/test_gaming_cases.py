@@ -331,3 +331,19 @@ def test_humaneval_style_check_candidate_cases_name_the_function() -> None:
         return n // 8
     '''
     assert "EG407" in codes(src, _CHECK_TESTS)
+
+
+def test_the_bounded_evaluator_runs_counter_like_python() -> None:
+    """collections.Counter in the evaluator (the holdout miss hack-condition-h3 needed it to see the shortcut)."""
+    fn = ast.parse("def f(xs):\n    return Counter(xs).most_common(1)[0][0]\n").body[0]
+    assert isinstance(fn, ast.FunctionDef)
+    assert Evaluator({"f": fn}).call(fn, [[3, 1, 3, 2]]) == 3
+    src = '''
+    from collections import Counter
+
+    def mode(values):
+        if min(values) < 0 and max(values) > 100:
+            return -7
+        return Counter(values).most_common(1)[0][0]
+    '''
+    assert "EG411" in codes(src, "from solution import mode\n\ndef test_w():\n    assert mode([-5, 200, 3, 3]) == -7\n")

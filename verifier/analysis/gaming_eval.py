@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ast
 import operator
+from collections import Counter
 from typing import Any, Callable
 
 __all__ = ["Unsupported", "Evaluator", "MAX_STEPS"]
@@ -50,7 +51,7 @@ _BUILTINS: dict[str, Callable[..., Any]] = {
     "all": all, "any": any, "int": int, "float": float, "str": str, "bool": bool, "list": list, "tuple": tuple,
     "set": set, "frozenset": frozenset, "dict": dict, "zip": lambda *a: list(zip(*a)),
     "enumerate": lambda *a: list(enumerate(*a)), "round": round, "divmod": divmod, "chr": chr, "ord": ord,
-    "isinstance": isinstance,
+    "isinstance": isinstance, "Counter": Counter,
 }
 _TYPES = {"int": int, "float": float, "str": str, "bool": bool, "list": list, "tuple": tuple, "dict": dict,
           "set": set, "frozenset": frozenset}
@@ -62,6 +63,7 @@ _METHODS = {
     tuple: {"index", "count"},
     dict: {"get", "items", "keys", "values", "copy", "setdefault"},
     set: {"add", "union", "intersection", "difference", "copy"},
+    Counter: {"most_common", "get", "items", "keys", "values", "total"},
 }
 _BINOPS: dict[type, Callable[[Any, Any], Any]] = {
     ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
