@@ -168,6 +168,11 @@ def _say_settings(settings: Settings) -> None:
                               ("cache", str(settings.cache).lower(), "cache"),
                               ("fail_on", ",".join(settings.fail_on), "fail_on")):
         click.echo(f"  {label} = {value} ({src.get(key, 'default')})", err=True)
+    if settings.database_url:
+        from evalgap.verifier.engines.dbserver import parse_url
+
+        click.echo(f"  database_url = {parse_url(settings.database_url).shown} "
+                   f"({src.get('database_url', 'default')})", err=True)
 
 
 def _check_suite(root: Path, target_arg: str | None, formats: tuple[str, ...], outputs: tuple[str, ...],
