@@ -102,7 +102,8 @@ def _work(ch: channel.Channel) -> dict[str, Any]:
     req = ch.request
     ch.add_paths()
     _warm_unicode_tables(req.get("storage_dir"))
-    ch.watch_modules(("hypothesis",))
+    # the engine's own modules and the driver (loaded by prepare) must be as they were after the target ran
+    ch.watch_modules(("hypothesis", "pg8000", "evalgap.verifier.engines.dbtables", "evalgap.verifier.engines.dbpg"))
     ch.install_guard()
     ch.start_record()
     try:
