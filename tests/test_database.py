@@ -1,8 +1,11 @@
-"""The ``database`` engine: requirements over tables before and after a migration that runs for real on SQLite.
+"""The ``database`` engine: requirements over tables before and after a migration that runs for real on SQLite,
+and on PostgreSQL (a throw-away server from tests/pg_server.py; skipped with the reason without its binaries,
+except under CI=true).
 
 The generator and the SQL helpers (:mod:`evalgap.verifier.engines.dbtables`) are tested in-process on trusted
 schemas; migrations (target code) run only in the sandboxed worker, through ``evalgap check``: plain SQL,
-a SQLAlchemy Core migration, one that tries ``ATTACH DATABASE``. PostgreSQL is not implemented (docs/database.md).
+a SQLAlchemy Core migration, one that tries ``ATTACH DATABASE``, ones that try to reach the PostgreSQL server
+on their own or drop another database (docs/database.md).
 """
 
 from __future__ import annotations
@@ -170,19 +173,49 @@ def test_schema_migration_case_refutes_the_agent_with_one_row() -> None:
     assert "after: users: []" in rs["MIG-1"]["verdicts"][0]["reason"]
 
 
-@pytest.mark.skipif(not os.environ.get("EVALGAP_POSTGRES_URL"), reason="PostgreSQL is not implemented yet: the "
-                    "database engine runs SQLite only (docs/database.md); set EVALGAP_POSTGRES_URL once it is")
-def test_postgresql_backend() -> None:
-    pytest.fail("a PostgreSQL URL was given, but the database engine has no PostgreSQL backend yet")
+def test_postgresql_urls_are_read_and_shown_without_the_password() -> None:
+    from evalgap.verifier.engines.dbserver import parse_url
+
+    u = parse_url("postgresql://ada:s3cret@db.example:6543/prod")
+    assert (u.user, u.password, u.host, u.port, u.database, u.unix_sock) == ("ada", "s3cret", "db.example", 6543,
+                                                                              "prod", None)
+    assert u.shown == "postgresql://ada@db.example:6543/prod" and "s3cret" not in u.shown
+    s = parse_url("postgresql://postgres@/postgres?host=/tmp/pg&port=54329")
+    assert (s.unix_sock, s.host, s.database) == ("/tmp/pg/.s.PGSQL.54329", None, "postgres")
+    with pytest.raises(ValueError, match="not a PostgreSQL URL"):
+        parse_url("mysql://x@y/z")
+    with pytest.raises(ValueError, match="sslmode"):
+        parse_url("postgresql://x@y/z?sslmode=require")
+
+
+def test_database_url_layers_and_bad_urls(tmp_path: Path) -> None:
+    from evalgap.verifier.errors import UsageError
+    from evalgap.verifier.options import resolve_settings
+
+    (tmp_path / "pyproject.toml").write_text('[tool.evalgap]\ndatabase_url = "postgresql://a@h/db"\n', encoding="utf-8")
+    assert resolve_settings({}, tmp_path, env={}).database_url == "postgresql://a@h/db"
+    env = {"EVALGAP_POSTGRES_URL": "postgresql://b@h/db"}
+    got = resolve_settings({}, tmp_path, env=env)
+    assert (got.database_url, got.sources["database_url"]) == ("postgresql://b@h/db", "EVALGAP_POSTGRES_URL")
+    cli = resolve_settings({"database_url": "postgresql://c@h/db"}, tmp_path, env=env)
+    assert cli.database_url == "postgresql://c@h/db"
+    with pytest.raises(UsageError, match=r"database_url \(from command line\): not a PostgreSQL URL"):
+        resolve_settings({"database_url": "sqlite:///x.db"}, tmp_path, env={})
 
 
 @pytest.fixture(scope="module")
 def pg_server() -> Iterator[pg_server_mod.PgServer]:
-    """A throw-away PostgreSQL server (unix socket in a temp folder), skipped with the reason when none can start."""
+    """A throw-away PostgreSQL server (unix socket in a temp folder); skipped with the reason when none can start,
+    except under CI (``CI=true``), where .ci/run installs Debian's postgresql package and the tests must run."""
     reason = pg_server_mod.skip_reason()
+    try:
+        import pg8000  # type: ignore[import-untyped]  # noqa: F401
+    except ImportError:
+        reason = reason or "pg8000 (the test extra's PostgreSQL driver) is not installed"
     if reason:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"CI=true but no PostgreSQL server can start: {reason} (.ci/run installs postgresql)")
         pytest.skip(reason)
-    pytest.importorskip("pg8000", reason="pg8000 (the test extra's PostgreSQL driver) is not installed")
     server = pg_server_mod.start()
     try:
         yield server
@@ -190,23 +223,186 @@ def pg_server() -> Iterator[pg_server_mod.PgServer]:
         server.stop()
 
 
-def test_throwaway_postgresql_server_runs_the_case_migrations(pg_server: pg_server_mod.PgServer) -> None:
-    """The fixture's server: a throw-away database (CREATE/DROP DATABASE) takes the case's v1 schema and rows
-    over a unix socket. Infrastructure for the PostgreSQL backend, which is not built yet (docs/database.md)."""
+def _leftovers(server: pg_server_mod.PgServer) -> list[str]:
+    """The throw-away databases and roles of the engine still on ``server`` (none once a check is over)."""
+    admin: Any = server.connect()
+    try:
+        cur = admin.cursor()
+        cur.execute("SELECT datname FROM pg_database WHERE datname LIKE 'evalgap_%' UNION ALL "
+                    "SELECT rolname FROM pg_roles WHERE rolname LIKE 'evalgap_%'")
+        return [str(r[0]) for r in cur.fetchall()]
+    finally:
+        admin.close()
+
+
+def test_postgresql_backend_examples_in_throwaway_schemas(pg_server: pg_server_mod.PgServer) -> None:
+    """In-process, on a throw-away role and database: a schema per example, refusals by the server's types and
+    constraints, PostgreSQL's kinds (boolean), and nothing an example made survives into the next."""
+    from evalgap.verifier.engines import dbpg
+    from evalgap.verifier.engines.dbserver import Scratch, parse_url
+
+    ddl = "CREATE TABLE flags (id INTEGER PRIMARY KEY, on_ BOOLEAN NOT NULL, label VARCHAR(4));"
+    with Scratch(parse_url(pg_server.url)) as scratch:
+        raw = dbpg.open_connection(scratch.params())
+        try:
+            backend = dbpg.PgBackend(raw)
+            (t,) = dbtables.read_schema(ddl, backend)
+            assert [(c.name, c.type, c.value_kind) for c in t.columns] == [
+                ("id", "integer", "INTEGER"), ("on_", "boolean", "BOOLEAN"), ("label", "character varying(4)", "TEXT")]
+            assert (t.rowid_pk, dbtables.domain(t.columns[1])) == ("id", (False, True))
+
+            def litter(conn: Any) -> None:  # a table in the example's schema, another schema, a temporary table
+                conn.execute("CREATE TABLE extra (x integer)")
+                conn.execute("CREATE SCHEMA stray; CREATE TABLE stray.t (x integer)")
+                conn.executescript("CREATE TEMP TABLE tmp (x integer); DELETE FROM flags WHERE label = ?;")
+
+            def delete_param(conn: Any) -> None:
+                assert conn.execute("SELECT count(*) FROM flags WHERE label = ?", ("Ada",)).fetchone()[0] == 1
+                conn.execute("DELETE FROM flags WHERE label = :l", {"l": "Ada"})
+
+            def kept(before: dbtables.Tables, after: dbtables.Tables) -> int:
+                return 0 if len(after.flags) == len(before.flags) else 1
+
+            ok = dbtables.run_example(ddl, [t], {"flags": [(True, "x")]}, lambda c: None, kept, backend)
+            bad = dbtables.run_example(ddl, [t], {"flags": [(False, "Ada"), (True, None)]}, delete_param, kept, backend)
+            too_long = dbtables.run_example(ddl, [t], {"flags": [(True, "Ada Lovelace")]}, lambda c: None, kept, backend)
+            raised = dbtables.run_example(ddl, [t], {"flags": []}, litter, kept, backend)
+            public = dbtables.run_example(ddl, [t], {"flags": []}, lambda c: c.execute("CREATE TABLE public.x (y int)"),
+                                          kept, backend)
+            assert "permission denied for schema public" in public.message  # the role inherits nothing (NOINHERIT)
+            assert (ok.status, bad.status, bad.index, too_long.status) == ("ok", "failed", 1, "rejected")
+            assert "too long" in too_long.message
+            assert bad.before is not None and bad.before.show() == "flags: [(1, False, 'Ada'), (2, True, None)]"
+            assert bad.after is not None and bad.after.show() == "flags: [(2, True, None)]"
+            assert raised.status == "raised" and "syntax" in raised.message.lower(), raised.message  # `?` in a script
+            again = dbtables.run_example(ddl, [t], {"flags": []}, lambda c: None,
+                                         lambda b, a: 0 if "extra" not in a.show() else 1, backend)
+            assert again.status == "ok" and again.after is not None and again.after.show() == "flags: []"
+            cur = raw.cursor()
+            cur.execute("SELECT count(*) FROM pg_class c JOIN pg_roles r ON r.oid = c.relowner "
+                        "WHERE r.rolname = current_user")
+            assert cur.fetchone()[0] == 0  # DROP OWNED BY CURRENT_USER after every example
+        finally:
+            raw.close()
+    assert _leftovers(pg_server) == []
+
+
+def _mig1_only(tmp_path: Path) -> Path:
+    """A copy of the schema_migration case whose spec keeps MIG-1 only (the default tier's PostgreSQL run: a
+    PostgreSQL example costs a schema, a CREATE TABLE and a drop on the server, about 30 ms)."""
+    import shutil
+
+    case = shutil.copytree(CASE, tmp_path / "case", ignore=shutil.ignore_patterns("__pycache__"))
+    (case / "case.toml").unlink()
+    text = (case / "migrate.req").read_text(encoding="utf-8")
+    kept = text[:text.index("  requirement MIG-2")]
+    assert "requirement MIG-1" in kept
+    (case / "migrate.req").write_text(kept, encoding="utf-8")
+    return case / "migrate.req"
+
+
+def test_postgresql_backend_refutes_the_agent_and_not_the_reference(tmp_path: Path,
+                                                                    pg_server: pg_server_mod.PgServer) -> None:
+    """The issue's done-when on PostgreSQL (MIG-1; the whole case is the slow test below): the agent's migration
+    refuted with a one-row table replayed on a fresh database, the reference not refuted within the bounds, every
+    throw-away database and role dropped afterwards."""
+    spec = _mig1_only(tmp_path)
+    res = run_cli("check", str(spec), "--target", str(spec.parent / "agent_migrate.py"), "--format", "json",
+                  "--no-cache", "--budget", "2", "--database-url", pg_server.url)
+    assert res.exit_code == 1, res.stdout + res.stderr
+    (mig1,) = res.json()["requirements"]
+    assert mig1["verdict"] == "refuted" and mig1["counterexample"] == "MIG-1 on tables users: [('', 0, '')]"
+    v = mig1["verdicts"][0]
+    assert "replayed on a fresh PostgreSQL database" in v["reason"] and "after: users: []" in v["reason"]
+    assert "INSERT INTO \"users\" (id, name, height_cm, country) VALUES (1, '', 0, '');" in v["reason"]
+    assert "dbpg.PgConnection(raw)" in v["reproducer"]
+    ref = run_cli("check", str(spec), "--target", str(spec.parent / "reference_migrate.py"), "--format", "json",
+                  "--no-cache", "--budget", "2", "--database-url", pg_server.url)
+    assert ref.exit_code == 0, ref.stdout + ref.stderr
+    (mig1,) = ref.json()["requirements"]
+    assert mig1["verdict"] == "no-counterexample"
+    assert "(343 contents, 0 refused" in mig1["bounds"][0], mig1["bounds"]
+    engine = [b for b in mig1["bounds"] if b.startswith("engine:")]
+    assert engine and engine[0].startswith("engine: PostgreSQL 1") and "collation 'C'" in engine[0], engine
+    assert _leftovers(pg_server) == []
+
+
+@pytest.mark.slow
+def test_schema_migration_case_on_postgresql(pg_server: pg_server_mod.PgServer) -> None:
+    """`evalgap check case_studies/schema_migration --database-url URL`, both implementations, every requirement
+    (about 150 CPU seconds, most of them the server's: 10 requirement runs of 443 examples)."""
+    res = run_cli("check", str(CASE), "--format", "json", "--no-cache", "--budget", "2", "--database-url",
+                  pg_server.url)
+    assert res.exit_code == 1, res.stdout + res.stderr
+    rs = {r["id"]: r for r in res.json()["requirements"]}
+    assert rs["MIG-1"]["counterexample"] == "MIG-1 on tables users: [('', 0, '')]"
+    assert [rs[k]["verdict"] for k in ("MIG-2", "MIG-3", "MIG-4", "MIG-5")] == ["no-counterexample"] * 4
+    ref = run_cli("check", str(CASE), "--target", "reference", "--format", "json", "--no-cache", "--budget", "2",
+                  "--database-url", pg_server.url)
+    got = {r["id"]: r["verdict"] for r in ref.json()["requirements"]}
+    assert ref.exit_code == 0 and got == {**{f"MIG-{i}": "no-counterexample" for i in range(1, 6)},
+                                          "MIG-6": "not-formalized"}, ref.stdout + ref.stderr
+    assert _leftovers(pg_server) == []
+
+
+_ESCAPES = {
+    "socket": '''import socket
+
+def migrate(conn):
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.connect({sock!r})
+    conn.execute("DELETE FROM accounts")
+''',
+    "pg8000": '''def migrate(conn):
+    import pg8000.dbapi
+    own = pg8000.dbapi.connect(user={user!r}, database="postgres", unix_sock={sock!r})
+    own.autocommit = True
+    own.cursor().execute("DROP DATABASE eg_victim")
+    conn.execute("DELETE FROM accounts")
+''',
+    "psycopg": '''def migrate(conn):
+    try:
+        import psycopg
+    except ImportError:
+        import psycopg2 as psycopg
+    psycopg.connect("host={dir} port={port} user={user} dbname=postgres").execute("DROP DATABASE eg_victim")
+''',
+    "given-connection": '''def migrate(conn):
+    conn.execute("DROP DATABASE eg_victim")
+    conn.execute("DELETE FROM accounts")
+''',
+}
+
+
+@pytest.mark.adversarial
+@pytest.mark.parametrize("how", sorted(_ESCAPES))
+def test_a_migration_cannot_reach_the_server_or_another_database(tmp_path: Path, how: str,
+                                                                 pg_server: pg_server_mod.PgServer) -> None:
+    """A migration that opens its own socket or driver connection to the server, or drops another database over
+    the connection it was given, fails safely: no verdict passes it, and the other database is intact."""
     admin: Any = pg_server.connect()
     admin.autocommit = True
-    admin.cursor().execute("CREATE DATABASE eg_example_1")
+    admin.cursor().execute("DROP DATABASE IF EXISTS eg_victim")
+    admin.cursor().execute("CREATE DATABASE eg_victim")
+    sock = str(pg_server.socket_dir / f".s.PGSQL.{pg_server.port}")
+    code = _ESCAPES[how].format(sock=sock, user=pg_server.user, dir=pg_server.socket_dir, port=pg_server.port)
     try:
-        conn: Any = pg_server.connect("eg_example_1")
-        cur = conn.cursor()
-        cur.execute((CASE / "migrations" / "0001_users_v1.sql").read_text(encoding="utf-8"))
-        cur.execute("INSERT INTO users (id, name, height_cm, country) VALUES (1, '', 170, ''), (2, 'Ada L', 1, 'GB')")
-        cur.execute("SELECT count(*) FROM users")
-        assert cur.fetchone()[0] == 2
-        cur.execute("SELECT version()")
-        assert "PostgreSQL" in cur.fetchone()[0]
-        conn.rollback()
-        conn.close()
+        spec = _project(tmp_path, "mig.py", code)
+        res = run_cli("check", str(spec), "--format", "json", "--no-cache", "--budget", "2", "--database-url",
+                      pg_server.url)
+        rs = {r["id"]: r for r in res.json()["requirements"]}
+        assert {r["verdict"] for r in rs.values()} <= {"unknown", "refuted"}, rs
+        reason = str(rs["ACC-1"]["verdicts"][0]["reason"])
+        blocked = ("blocked", "PermissionError", "Operation not permitted")
+        # pg8000 masks socket()'s EPERM: its clean-up then reads the unbound socket (UnboundLocalError)
+        expected = {"socket": blocked, "pg8000": (*blocked, "UnboundLocalError: cannot access local variable 'sock'"),
+                    "psycopg": (*blocked, "ModuleNotFoundError"),
+                    "given-connection": ("must be owner of database eg_victim",)}[how]
+        assert any(e in reason for e in expected), reason
+        cur = admin.cursor()
+        cur.execute("SELECT count(*) FROM pg_database WHERE datname = 'eg_victim'")
+        assert cur.fetchone()[0] == 1
     finally:
-        admin.cursor().execute("DROP DATABASE eg_example_1")
+        admin.cursor().execute("DROP DATABASE IF EXISTS eg_victim")
         admin.close()
+    assert _leftovers(pg_server) == []

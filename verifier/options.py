@@ -18,7 +18,9 @@ absent: derandomized), ``cache`` (bool), ``profile``, ``fail_on`` (``check``'s `
 comma-separated string of ``refuted``, ``unknown``, ``bounded``, ``not-formalized``, ``smell``, ``weak``),
 ``strength`` (bool: ``check --strength``),
 ``gate_fail_on`` (``gate``'s ``--fail-on``: ``still-refuted``, ``unexplained``), ``analysis_timeout`` (Z3 seconds
-per query of ``analyze``), ``specs`` (list of ``.req`` paths or globs, relative to the pyproject.toml: what the
+per query of ``analyze``), ``database_url`` (a ``postgresql://`` URL: the ``database`` engine runs on that
+PostgreSQL server instead of SQLite; ``EVALGAP_POSTGRES_URL`` overrides it and ``check --database-url`` both;
+docs/database.md), ``specs`` (list of ``.req`` paths or globs, relative to the pyproject.toml: what the
 pytest plugin collects and ``evalgap lint`` with no arguments checks; see docs/pytest.md). An unknown key or a
 value of the wrong type is a usage error (exit 2).
 
@@ -60,12 +62,13 @@ PROFILES: dict[str, dict[str, Any]] = {
 GATE_FAIL_ON_CHOICES = ("still-refuted", "unexplained")
 _DEFAULTS: dict[str, Any] = {"budget": DEFAULT_BUDGET_S, "jobs": None, "engines": ENGINES,
                              "hypothesis_examples": 200, "seed": None, "cache": True, "strength": False,
-                             "fail_on": ("refuted", "unknown"), "gate_fail_on": (), "analysis_timeout": 5.0}
+                             "fail_on": ("refuted", "unknown"), "gate_fail_on": (), "analysis_timeout": 5.0,
+                             "database_url": None}
 _TYPES: dict[str, tuple[type, ...]] = {"budget": (int, float), "jobs": (int,), "engines": (str, list),
                                        "hypothesis_examples": (int,), "seed": (int,), "cache": (bool,),
                                        "profile": (str,), "specs": (list,), "strength": (bool,),
                                        "fail_on": (str, list), "gate_fail_on": (str, list),
-                                       "analysis_timeout": (int, float)}
+                                       "analysis_timeout": (int, float), "database_url": (str,)}
 
 
 def default_jobs() -> int:
@@ -103,6 +106,8 @@ class Settings:
         gate_fail_on: what the gate blocks on besides newly broken requirements and gaming
             (:data:`GATE_FAIL_ON_CHOICES`).
         analysis_timeout_s: Z3 seconds per query of ``analyze``.
+        database_url: the PostgreSQL server the ``database`` engine runs on (``postgresql://...``), or None for
+            SQLite in memory.
         specs: the spec files ``[tool.evalgap] specs`` names (globs expanded, relative to its pyproject.toml).
         pyproject: the pyproject.toml read, or None.
         sources: option -> the layer it came from (``default``, ``pyproject.toml``, ``profile X``, ``command
@@ -124,6 +129,7 @@ class Settings:
     fail_on: tuple[str, ...] = ("refuted", "unknown")
     gate_fail_on: tuple[str, ...] = ()
     analysis_timeout_s: float = 5.0
+    database_url: str | None = None
     specs: tuple[Path, ...] = ()
     pyproject: Path | None = None
     sources: dict[str, str] = field(default_factory=dict, compare=False, hash=False)
@@ -246,7 +252,8 @@ def resolve_settings(cli: Mapping[str, Any], start: Path, env: Mapping[str, str]
     Args:
         cli: command-line values (keys as in ``[tool.evalgap]`` plus ``profile``); None means not given.
         start: folder where the search for pyproject.toml starts (the spec's folder).
-        env: the environment (default ``os.environ``), for ``EVALGAP_PROFILE``.
+        env: the environment (default ``os.environ``), for ``EVALGAP_PROFILE`` and ``EVALGAP_POSTGRES_URL`` (a
+            layer between the profile and the command line).
 
     Returns:
         The :class:`Settings`.
@@ -265,6 +272,8 @@ def resolve_settings(cli: Mapping[str, Any], start: Path, env: Mapping[str, str]
         if profile not in PROFILES:
             raise UsageError(f"unknown profile {profile!r} (from {origin}); choose one of {', '.join(PROFILES)}")
         layers.append((f"profile {profile}", dict(PROFILES[profile])))
+    if env.get("EVALGAP_POSTGRES_URL"):
+        layers.append(("EVALGAP_POSTGRES_URL", {"database_url": env["EVALGAP_POSTGRES_URL"]}))
     layers.append(("command line", {k: v for k, v in cli.items() if v is not None and k != "profile"}))
     merged: dict[str, Any] = {}
     sources: dict[str, str] = {}
@@ -285,8 +294,23 @@ def resolve_settings(cli: Mapping[str, Any], start: Path, env: Mapping[str, str]
                     fail_on=_fail_on(merged["fail_on"], f"fail_on (from {sources['fail_on']})"),
                     gate_fail_on=parse_gate_fail_on(merged["gate_fail_on"],
                                                     f"gate_fail_on (from {sources['gate_fail_on']})"),
-                    analysis_timeout_s=timeout, specs=_specs(pyproject, pp.get("specs", [])),
+                    analysis_timeout_s=timeout, database_url=_database_url(merged["database_url"], sources),
+                    specs=_specs(pyproject, pp.get("specs", [])),
                     pyproject=pyproject, sources=sources)
+
+
+def _database_url(value: str | None, sources: dict[str, str]) -> str | None:
+    """``value`` when it is a ``postgresql://`` URL (None or empty: SQLite); a UsageError naming its layer
+    otherwise."""
+    if not value:
+        return None
+    from evalgap.verifier.engines.dbserver import parse_url
+
+    try:
+        parse_url(value)
+    except ValueError as exc:
+        raise UsageError(f"database_url (from {sources.get('database_url', 'default')}): {exc}") from None
+    return value
 
 
 #: The largest budget accepted, CPU seconds (one day): a larger one is a typo, and the worker's wall limits

@@ -88,6 +88,10 @@ class _Progress:
 @click.option("--engines", metavar="LIST", help="Engines per requirement, comma-separated: crosshair, "
               "hypothesis (default: both).")
 @click.option("--seed", type=int, help="Hypothesis seed for research runs (default: derandomized).")
+@click.option("--database-url", "database_url", metavar="URL", help="Run the requirements of `database` blocks on "
+              "this PostgreSQL server (postgresql://USER@HOST:PORT/DB; also EVALGAP_POSTGRES_URL, [tool.evalgap] "
+              "database_url; default: SQLite in memory). The URL's role makes a throw-away role and database per "
+              "run (docs/database.md).")
 @click.option("--no-cache", is_flag=True, help="Do not read or write the result cache ($EVALGAP_CACHE_DIR).")
 @click.option("--emit-tests", "emit_dir", type=click.Path(path_type=Path), metavar="DIR",
               help="Write a pytest reproducer file per refutation into DIR.")
@@ -100,7 +104,7 @@ class _Progress:
 @handles_errors()
 def check(spec: Path, target_arg: str | None, formats: tuple[str, ...], outputs: tuple[str, ...],
           budget: float | None, profile: str | None, jobs: int | None, fail_on: str | None,
-          tests_path: Path | None, analysis: bool, engines: str | None, seed: int | None, no_cache: bool,
+          tests_path: Path | None, analysis: bool, engines: str | None, seed: int | None, database_url: str | None, no_cache: bool,
           emit_dir: Path | None, strength: bool | None, quiet: bool, verbose: bool) -> None:
     """Check SPEC (a .req file or a case folder with case.toml) against its target and print a gap report.
 
@@ -113,7 +117,7 @@ def check(spec: Path, target_arg: str | None, formats: tuple[str, ...], outputs:
     stdin = str(spec) == "-"
     cli_opts = {"budget": budget, "profile": profile, "jobs": jobs, "seed": seed,
                 "engines": parse_engines(engines) if engines is not None else None,
-                "cache": False if no_cache else None, "strength": strength,
+                "cache": False if no_cache else None, "strength": strength, "database_url": database_url,
                 "fail_on": parse_fail_on(fail_on) if fail_on is not None else None}
     if not stdin and spec.is_dir() and not (spec / MANIFEST).is_file() and not any(spec.glob("*.req")):
         _check_suite(spec, target_arg, formats, outputs, cli_opts, verbose)
@@ -164,6 +168,11 @@ def _say_settings(settings: Settings) -> None:
                               ("cache", str(settings.cache).lower(), "cache"),
                               ("fail_on", ",".join(settings.fail_on), "fail_on")):
         click.echo(f"  {label} = {value} ({src.get(key, 'default')})", err=True)
+    if settings.database_url:
+        from evalgap.verifier.engines.dbserver import parse_url
+
+        click.echo(f"  database_url = {parse_url(settings.database_url).shown} "
+                   f"({src.get('database_url', 'default')})", err=True)
 
 
 def _check_suite(root: Path, target_arg: str | None, formats: tuple[str, ...], outputs: tuple[str, ...],

@@ -1,9 +1,11 @@
-"""Tables on a real SQLite database for the ``database`` engine: reading a schema, generating table contents,
+"""Tables on a real database for the ``database`` engine: reading a schema, generating table contents,
 running a migration on a throw-away database per example, and the SQL that reproduces an example.
 
 Used inside the sandboxed ``database`` worker only (the migration is target code); it imports nothing of the
-target. Every example gets a fresh ``:memory:`` database (no file, so the OS sandbox's write rule is never
-in the way; the guard's ``ATTACH`` refusal stays in force for the target's SQL).
+target. The database is a :class:`Backend`: SQLite here (:class:`SqliteBackend`, the default: every example
+gets a fresh ``:memory:`` database, no file, so the OS sandbox's write rule is never in the way; the guard's
+``ATTACH`` refusal stays in force for the target's SQL), PostgreSQL in :mod:`evalgap.verifier.engines.dbpg`
+(a throw-away schema per example on a connection opened before the sandbox).
 """
 
 from __future__ import annotations
@@ -12,20 +14,28 @@ import collections
 import itertools
 import sqlite3
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, Protocol
 
 __all__ = ["Column", "Table", "read_schema", "domain", "exhaustive", "Tables", "run_example", "Outcome",
-           "insert_sql", "MissingTable"]
+           "insert_sql", "MissingTable", "Backend", "SqliteBackend", "Rejected", "literal"]
 
 
 @dataclass(frozen=True)
 class Column:
-    """A column as SQLite reports it (``PRAGMA table_info``)."""
+    """A column as the database reports it (SQLite: ``PRAGMA table_info``); ``kind`` is the kind of value
+    generated for it (a key of the value domains: ``INTEGER``, ``TEXT``, ``REAL``, ``NUMERIC``, ``BLOB``,
+    ``BOOLEAN``), empty for SQLite's type affinity of ``type``."""
 
     name: str
     type: str
     notnull: bool
     pk: bool
+    kind: str = ""
+
+    @property
+    def value_kind(self) -> str:
+        """``kind``, else SQLite's type affinity of the declared ``type``."""
+        return self.kind or affinity(self.type)
 
 
 @dataclass(frozen=True)
@@ -65,12 +75,14 @@ def _tables(conn: sqlite3.Connection) -> list[Table]:
     return out
 
 
-def read_schema(ddl: str) -> list[Table]:
-    """The tables ``ddl`` creates, in creation order.
+def read_schema(ddl: str, backend: Backend | None = None) -> list[Table]:
+    """The tables ``ddl`` creates, in creation order (on ``backend``, default SQLite in memory).
 
     Raises:
-        sqlite3.Error: ``ddl`` is not valid SQLite.
+        sqlite3.Error: ``ddl`` is not valid SQLite (another backend raises its driver's error).
     """
+    if backend is not None:
+        return backend.read_schema(ddl)
     conn = _connect()
     try:
         conn.executescript(ddl)
@@ -81,7 +93,8 @@ def read_schema(ddl: str) -> list[Table]:
 
 #: Small value domains by SQLite type affinity (https://sqlite.org/datatype3.html#type_affinity).
 _DOMAINS: dict[str, tuple[Any, ...]] = {"INTEGER": (0, 1), "TEXT": ("", "Ada", "Ada Lovelace"),
-                                        "REAL": (0.0, 1.5), "NUMERIC": (0, 1), "BLOB": (b"",)}
+                                        "REAL": (0.0, 1.5), "NUMERIC": (0, 1), "BLOB": (b"",),
+                                        "BOOLEAN": (False, True)}
 
 
 def affinity(declared: str) -> str:
@@ -99,8 +112,8 @@ def affinity(declared: str) -> str:
 
 
 def domain(col: Column) -> tuple[Any, ...]:
-    """The values the exhaustive phase tries for ``col``: a few of its affinity, and NULL when nullable."""
-    base = _DOMAINS[affinity(col.type)]
+    """The values the exhaustive phase tries for ``col``: a few of its value kind, and NULL when nullable."""
+    base = _DOMAINS[col.value_kind]
     return base if col.notnull or col.pk else (*base, None)
 
 
@@ -168,13 +181,19 @@ def snapshot(conn: sqlite3.Connection, when: str) -> Tables:
     return Tables(when, data)
 
 
-def _lit(v: Any) -> str:
+def literal(v: Any, dialect: str = "sqlite") -> str:
+    """``v`` as an SQL literal of ``dialect`` (``sqlite`` or ``postgresql``): NULL, numbers, quoted text
+    (a NUL character as ``char(0)`` on SQLite), blobs as ``X'..'`` (SQLite) or ``'\\x..'::bytea``
+    (PostgreSQL), booleans as TRUE/FALSE."""
     if v is None:
         return "NULL"
+    if isinstance(v, bool):
+        return "TRUE" if v else "FALSE"
     if isinstance(v, bytes):
-        return f"X'{v.hex()}'"
+        return f"X'{v.hex()}'" if dialect == "sqlite" else f"'\\x{v.hex()}'::bytea"
     if isinstance(v, str):
-        return "'" + v.replace("'", "''").replace("\x00", "' || char(0) || '") + "'"
+        text = "'" + v.replace("'", "''") + "'"
+        return text.replace("\x00", "' || char(0) || '") if dialect == "sqlite" else text
     return repr(v)
 
 
@@ -193,13 +212,89 @@ def _inserts(tables: list[Table], content: dict[str, list[tuple[Any, ...]]]) -> 
     return out
 
 
-def insert_sql(tables: list[Table], content: dict[str, list[tuple[Any, ...]]]) -> list[str]:
-    """The ``INSERT`` statements, as SQL text with literals, that put ``content`` into fresh tables."""
+def insert_sql(tables: list[Table], content: dict[str, list[tuple[Any, ...]]], dialect: str = "sqlite") -> list[str]:
+    """The ``INSERT`` statements, as SQL text with literals of ``dialect``, that put ``content`` into fresh
+    tables."""
     out = []
     for sql, values in _inserts(tables, content):
         head = sql.split(" VALUES ")[0]
-        out.append(f"{head} VALUES ({', '.join(map(_lit, values))});")
+        out.append(f"{head} VALUES ({', '.join(literal(v, dialect) for v in values)});")
     return out
+
+
+class Rejected(Exception):
+    """The schema's own constraints (NOT NULL, CHECK, UNIQUE, a foreign key, a type) refused a content."""
+
+
+class Backend(Protocol):
+    """A database engine the examples run on: each example gets a throw-away database (or schema).
+
+    ``dialect`` is ``sqlite`` or ``postgresql`` (the literals of :func:`insert_sql`); ``note`` is the
+    engine's description for a verdict's bounds."""
+
+    dialect: str
+
+    def read_schema(self, ddl: str) -> list[Table]:
+        """The tables ``ddl`` creates, on a throw-away database dropped afterwards."""
+
+    def fresh(self, ddl: str, tables: list[Table], content: dict[str, list[tuple[Any, ...]]]) -> Any:
+        """A new throw-away database with ``ddl`` and ``content`` in it: the connection the migration gets.
+
+        Raises:
+            Rejected: the schema's constraints refused ``content``.
+        """
+
+    def snapshot(self, when: str) -> Tables:
+        """Every table of the current example now."""
+
+    def settle(self) -> None:
+        """After the migration: commit what it left open."""
+
+    def discard(self) -> None:
+        """Drop the current example's database (also when the example failed half-way)."""
+
+
+class SqliteBackend:
+    """SQLite (stdlib ``sqlite3``): a fresh ``:memory:`` database per example, autocommit mode (the
+    connection's ``isolation_level`` is None), foreign keys on."""
+
+    dialect = "sqlite"
+
+    def __init__(self) -> None:
+        self._conn: sqlite3.Connection | None = None
+
+    def read_schema(self, ddl: str) -> list[Table]:
+        """See :class:`Backend`."""
+        return read_schema(ddl)
+
+    def fresh(self, ddl: str, tables: list[Table], content: dict[str, list[tuple[Any, ...]]]) -> sqlite3.Connection:
+        """See :class:`Backend`."""
+        self._conn = conn = _connect()
+        conn.executescript(ddl)
+        try:
+            with conn:
+                conn.execute("BEGIN")
+                for sql, values in _inserts(tables, content):
+                    conn.execute(sql, values)
+        except sqlite3.Error as exc:
+            raise Rejected(str(exc)) from None
+        return conn
+
+    def snapshot(self, when: str) -> Tables:
+        """See :class:`Backend`."""
+        assert self._conn is not None
+        return snapshot(self._conn, when)
+
+    def settle(self) -> None:
+        """See :class:`Backend`."""
+        if self._conn is not None and self._conn.in_transaction:
+            self._conn.commit()
+
+    def discard(self) -> None:
+        """See :class:`Backend`."""
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
 
 
 @dataclass
@@ -216,27 +311,24 @@ class Outcome:
 
 
 def run_example(ddl: str, tables: list[Table], content: dict[str, list[tuple[Any, ...]]],
-                migrate: Callable[[sqlite3.Connection], Any], check: Callable[[Tables, Tables], int]) -> Outcome:
-    """Create a fresh database from ``ddl``, insert ``content``, snapshot, run ``migrate(conn)``, snapshot
-    again and evaluate ``check(before, after)``."""
-    conn = _connect()
+                migrate: Callable[[Any], Any], check: Callable[[Tables, Tables], int],
+                backend: Backend | None = None) -> Outcome:
+    """On a throw-away database of ``backend`` (default: SQLite in memory), create ``ddl``, insert
+    ``content``, snapshot, run ``migrate(conn)``, snapshot again and evaluate ``check(before, after)``; the
+    database is dropped afterwards."""
+    db: Backend = backend if backend is not None else SqliteBackend()
     try:
-        conn.executescript(ddl)
         try:
-            with conn:
-                conn.execute("BEGIN")
-                for sql, values in _inserts(tables, content):
-                    conn.execute(sql, values)
-        except sqlite3.Error as exc:
+            conn = db.fresh(ddl, tables, content)
+        except Rejected as exc:
             return Outcome("rejected", message=str(exc))
-        before = snapshot(conn, "before")
+        before = db.snapshot("before")
         try:
             migrate(conn)
-            if conn.in_transaction:
-                conn.commit()
+            db.settle()
         except Exception as exc:  # noqa: BLE001 - the migration failing on valid contents is a finding
             return Outcome("raised", message=f"{type(exc).__name__}: {exc}", before=before)
-        after = snapshot(conn, "after")
+        after = db.snapshot("after")
         try:
             idx = check(before, after)
         except MissingTable as exc:
@@ -245,4 +337,4 @@ def run_example(ddl: str, tables: list[Table], content: dict[str, list[tuple[Any
             return Outcome("error", message=f"{type(exc).__name__}: {exc}", before=before, after=after)
         return Outcome("failed" if idx else "ok", int(idx), before=before, after=after)
     finally:
-        conn.close()
+        db.discard()
