@@ -22,6 +22,7 @@ an assignment expression, ``await``/``yield``, f-strings, starred arguments, a n
 from __future__ import annotations
 
 import ast
+import dataclasses
 import os
 import re
 from dataclasses import dataclass, field
@@ -33,7 +34,7 @@ from evalgap.research.errors import ResearchError
 __all__ = ["Untranslatable", "ImportedReq", "Routine", "ClassContracts", "ModuleContracts",
            "translate_condition", "render_module_spec", "PyImportResult", "signature_of", "const_str",
            "dotted", "import_python_file", "RenderedSpec", "collect", "parse_module",
-           "lambda_of", "lambda_params", "invariant_req"]
+           "lambda_of", "lambda_params", "invariant_req", "exception_list", "allow_exceptions"]
 
 
 class Untranslatable(ResearchError):
@@ -64,6 +65,8 @@ class ImportedReq:
         reason: why the contract was not translated ('' when it was): it becomes ``informal omission``.
         exc: the exception name of a ``raises`` clause.
         source: the contract's source text (for the import report).
+        may_raise: exception classes the requirement allows to escape (a ``may raise`` clause beside its
+            ``ensures``): the format's allow-list (PEP 316 ``raises:``, ``@deal.raises``).
     """
 
     kind: str
@@ -73,6 +76,7 @@ class ImportedReq:
     reason: str = ""
     exc: str = ""
     source: str = ""
+    may_raise: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -258,7 +262,29 @@ def _req_lines(rid: str, r: ImportedReq, indent: str) -> list[str]:
     if r.reason:
         return [f"{indent}requirement {rid} {_quote(r.prose)}",
                 f"{indent}  informal omission {_quote('not translated: ' + r.reason)}"]
-    return [f"{indent}requirement {rid} {_quote(r.prose)}", f"{indent}  {_clause(r)}"]
+    may = [f"{indent}  may raise {', '.join(r.may_raise)}"] if r.may_raise else []
+    return [f"{indent}requirement {rid} {_quote(r.prose)}", f"{indent}  {_clause(r)}", *may]
+
+
+_EXC_LIST = re.compile(r"\s*[A-Za-z_][\w.]*(\s*,\s*[A-Za-z_][\w.]*)*\s*,?\s*")
+
+
+def exception_list(text: str) -> tuple[str, ...] | None:
+    """The class names of an allow-list written ``E1, E2`` (PEP 316 ``raises:``), or None when it is not one."""
+    if not _EXC_LIST.fullmatch(text):
+        return None
+    return tuple(n.strip() for n in text.split(",") if n.strip())
+
+
+def allow_exceptions(reqs: list[ImportedReq], allowed: tuple[str, ...]) -> list[ImportedReq]:
+    """``reqs`` with ``allowed`` added to the ``may raise`` of every ``ensures`` requirement: a function's
+    allow-list of exceptions (PEP 316 ``raises:``, ``@deal.raises``) excuses those classes escaping from any
+    of its calls, as CrossHair and deal read it. The allow-list's own requirements (``ensures True``) keep
+    theirs."""
+    if not allowed:
+        return reqs
+    return [dataclasses.replace(r, may_raise=tuple(dict.fromkeys(r.may_raise + allowed))) if r.kind == "ensures"
+            else r for r in reqs]
 
 
 def _valid(header: str, block: list[str]) -> str:
