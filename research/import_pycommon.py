@@ -331,6 +331,22 @@ def fit_types(r: Routine) -> Routine:
     return Routine(r.name, params, returns, reqs)
 
 
+def implicit_post(r: Routine) -> Routine:
+    """``r`` with CrossHair's implicit postcondition stated: CrossHair checks a function or method that has
+    preconditions and no postcondition as if it had ``post: True`` (its condition parsers add that
+    postcondition for PEP 316, icontract and deal alike), i.e. a call meeting the preconditions must not raise.
+    The import states it as one more requirement, ``ensures True``; only where every precondition translated
+    (an informal one would widen the domain) and not for ``__init__``."""
+    kinds = {q.kind for q in r.reqs}
+    pres = [q for q in r.reqs if q.kind == "requires"]
+    if r.name == "__init__" or kinds & {"ensures", "raises", "invariant"} or not pres or any(q.reason for q in pres):
+        return r
+    prose = (f"CrossHair's implicit postcondition of {r.name}, which has preconditions and no postcondition: a call "
+             "meeting the preconditions raises no exception (CrossHair checks it as if it had `post: True`)")
+    return Routine(r.name, r.params, r.returns,
+                   r.reqs + (ImportedReq("ensures", "True", prose, pres[0].line, source="post: True (implicit)"),))
+
+
 def render_module_spec(mod: ModuleContracts, spec_name: str, title: str, target: str) -> RenderedSpec:
     """Render ``mod`` as one ``.req`` text (see the module docstring for the layout and the fallback).
 
@@ -359,7 +375,7 @@ def render_module_spec(mod: ModuleContracts, spec_name: str, title: str, target:
         (informal.append((rid, r.line, r.reason)) if r.reason else formal.append(rid))
         return block
 
-    for fn in map(fit_types, mod.functions):
+    for fn in (implicit_post(fit_types(f)) for f in mod.functions):
         if not fn.reqs:
             continue
         head = [f"function {fn.name}{_head(fn.params, fn.returns)}"]
@@ -375,7 +391,7 @@ def render_module_spec(mod: ModuleContracts, spec_name: str, title: str, target:
         if cls.init is not None and not init_has_reqs:
             chead.append(f"  method __init__{_head(fit_types(cls.init).params, '')}")
         lines += chead
-        for m in map(fit_types, cls.methods):
+        for m in (implicit_post(fit_types(f)) for f in cls.methods):
             if not m.reqs and (not cls.invariants or m.name == "__init__"):
                 continue
             mhead = [f"  method {m.name}{_head(m.params, m.returns if m.name != '__init__' else '')}"]

@@ -173,7 +173,7 @@ def test_hostile_targets_are_never_verified(tmp_path: Path) -> None:
         assert Verdict.VERIFIED not in verdicts.values() and Verdict.NO_COUNTEREXAMPLE not in verdicts.values(), \
             (rid, verdicts)
         assert results[rid].verdict is Verdict.REFUTED, (rid, verdicts)  # Hypothesis replays it concretely
-    assert results["MD-2"].verdict in (Verdict.VERIFIED, Verdict.NO_COUNTEREXAMPLE)
+    assert results["MD-2"].verdict is not Verdict.REFUTED  # the correct function: its OverflowError is excused
 
 
 def test_z3_reads_the_outcome() -> None:
