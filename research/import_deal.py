@@ -16,9 +16,12 @@ validator's parameters map to the function's **by position**):
 * the namespace form ``pre(lambda _: C)``/``ensure(lambda _: C)``: ``_.x`` and ``_["x"]`` are parameter ``x``,
   ``_.result`` is ``result``;
 * ``inv(lambda obj: C)`` -> class ``invariant C`` with the parameter -> ``self``;
-* ``raises(E1, ...)`` (an allow-list: the function may raise only these), ``reason(E, lambda ...: C)`` (when
-  ``E`` is raised, ``C`` held: a *necessary* condition, while the spec language's ``raises E when C`` states
-  a *sufficient* one), ``safe``, ``pure``, ``has`` and the rest -> ``informal omission`` with that reason.
+* ``raises(E1, ...)`` (an allow-list: the function may raise only these) -> ``may raise E1, ...`` on every
+  ``ensures`` requirement of the function, and a requirement of its own, ``ensures True`` with that
+  ``may raise`` (no other exception escapes);
+* ``reason(E, lambda ...: C)`` (when ``E`` is raised, ``C`` held: a *necessary* condition, while the spec
+  language's ``raises E when C`` states a *sufficient* one), ``safe``, ``pure``, ``has`` and the rest ->
+  ``informal omission`` with that reason.
   ``raises E when ...`` is written only where the condition of raising is stated (``pre(..., exception=E)``).
 
 The ``message`` becomes the prose; without one the prose names the decorator and its source line.
@@ -30,15 +33,14 @@ import ast
 import copy
 from pathlib import Path
 
-from evalgap.research.import_pycommon import (ImportedReq, ModuleContracts, Untranslatable, collect, const_str, dotted,
+from evalgap.research.import_pycommon import (ImportedReq, ModuleContracts, Untranslatable, allow_exceptions, collect,
+                                              const_str, dotted,
                                               invariant_req, lambda_of, lambda_params, parse_module, signature_of,
                                               translate_condition)
 
 __all__ = ["read_deal"]
 
 _INFORMAL = {
-    "raises": "deal.raises lists the exceptions the function may raise (an allow-list with no condition); the "
-              "spec language states exceptional behaviour only as `raises EXC when CONDITION`",
     "reason": "deal.reason states a condition that holds whenever the exception is raised (a necessary "
               "condition); `raises EXC when CONDITION` would state a sufficient one, a different requirement",
     "safe": "deal.safe (the function raises no exception) has no counterpart in the spec language",
@@ -129,11 +131,28 @@ class _Reader:
         if method:
             params = ["self", *params]  # deal passes self to a method's validators
         out = []
+        allowed: tuple[str, ...] = ()
         for dec in (d for top in fn.decorator_list for d in self._expand(top)):
             k = self._kind(dec)
-            if k:
+            if k and k[0] == "raises":
+                req = self._raises(k[1], fn.name)
+                allowed += req.may_raise
+                out.append(req)
+            elif k:
                 out.append(self._one(k[0], k[1], fn.name, params))
-        return out
+        return allow_exceptions(out, allowed)
+
+    def _raises(self, dec: ast.expr, owner: str) -> ImportedReq:
+        """``deal.raises(E1, ...)``: the allow-list on its own (``ensures True`` with ``may raise E1, ...``: no
+        other exception escapes); the caller adds the same ``may raise`` to the function's other ``ensures``."""
+        prose = self._prose("raises", dec, owner, None)
+        src = ast.unparse(dec)
+        args = dec.args if isinstance(dec, ast.Call) and not dec.keywords else None
+        names = tuple(dotted(a) for a in args or ())
+        if not names or not all(names):
+            return ImportedReq("ensures", "", prose, dec.lineno, "deal.raises lists exception classes by name; this "
+                               "one names none, or something other than a class name", source=src)
+        return ImportedReq("ensures", "True", prose, dec.lineno, source=src, may_raise=names)
 
     def _one(self, kind: str, dec: ast.expr, owner: str, params: list[str]) -> ImportedReq:
         call = dec if isinstance(dec, ast.Call) else None

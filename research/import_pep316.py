@@ -9,11 +9,12 @@ function may raise. One condition per line. ``__return__`` is the return value a
 ``Y if X else True``. The module is parsed with :mod:`ast`, never imported.
 
 Mapping: ``pre`` -> ``requires``, ``post`` -> ``ensures`` (``__return__`` and ``_`` -> ``result``,
-``__old__.x`` -> ``old(x)``, ``implies(X, Y)`` -> ``Y if X else True``), ``inv`` -> class ``invariant``. A
-condition that does not parse or is outside the spec language,
-a ``raises:`` line (an allow-list with no condition) and a ``post[...]`` mutation list (a frame condition the
-spec language has no clause for; the condition itself is imported) become ``informal omission``
-requirements with the reason. Docstring contracts have no description: the prose names the line and the
+``__old__.x`` -> ``old(x)``, ``implies(X, Y)`` -> ``Y if X else True``), ``inv`` -> class ``invariant``,
+``raises: E1, E2`` (an allow-list with no condition) -> ``may raise E1, E2`` on every ``ensures`` requirement of
+the function, and a requirement of its own, ``ensures True`` with that ``may raise`` (no other exception
+escapes). A condition that does not parse or is outside the spec language and a ``post[...]`` mutation list (a
+frame condition the spec language has no clause for; the condition itself is imported) become ``informal
+omission`` requirements with the reason. Docstring contracts have no description: the prose names the line and the
 condition.
 """
 
@@ -23,8 +24,8 @@ import ast
 import re
 from pathlib import Path
 
-from evalgap.research.import_pycommon import (ImportedReq, ModuleContracts, Untranslatable, collect,
-                                             parse_module, translate_condition)
+from evalgap.research.import_pycommon import (ImportedReq, ModuleContracts, Untranslatable, allow_exceptions,
+                                             collect, exception_list, parse_module, translate_condition)
 
 __all__ = ["read_pep316", "contract_lines"]
 
@@ -62,6 +63,7 @@ def _reqs(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef, kinds: tu
         a = node.args
         known |= {p.arg for p in [*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg] if p is not None}
     base = _doc_line(node)
+    allowed: tuple[str, ...] = ()
     for off, kind, frame, text in contract_lines(_raw_doc(node)):
         line = base + off
         if kind not in kinds:
@@ -70,9 +72,15 @@ def _reqs(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef, kinds: tu
         label = f"{kind}[{frame}]" if frame is not None else kind
         prose = f"PEP 316 `{label}:` line of {node.name} ({file}:{line}): {text}"
         if kind == "raises":
-            out.append(ImportedReq(spec_kind, "", prose, line, "a PEP 316 `raises:` line lists the exceptions the "
-                                   "function may raise, with no condition; the spec language states exceptional "
-                                   "behaviour only as `raises EXC when CONDITION`", source=text))
+            names = exception_list(text)
+            if names is None:
+                out.append(ImportedReq("ensures", "", prose, line, "a PEP 316 `raises:` line lists exception "
+                                       "classes separated by commas; this one does not parse as such", source=text))
+                continue
+            # the allow-list on its own: nothing but these escapes (every other requirement of the function
+            # gets the same `may raise` below)
+            allowed += names
+            out.append(ImportedReq("ensures", "True", prose, line, source=text, may_raise=names))
             continue
         try:
             try:
@@ -93,7 +101,7 @@ def _reqs(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef, kinds: tu
             out.append(ImportedReq("ensures", "", f"PEP 316 mutation list `post[{frame}]` of {node.name} "
                                    f"({file}:{line})", line, "a frame condition (only the listed arguments may "
                                    "change) has no clause in the spec language", source=text))
-    return out
+    return allow_exceptions(out, allowed)
 
 
 _SPECIAL = {"__return__", "__old__", "_", "implies", "self", "cls"}

@@ -22,6 +22,7 @@ an assignment expression, ``await``/``yield``, f-strings, starred arguments, a n
 from __future__ import annotations
 
 import ast
+import dataclasses
 import os
 import re
 from dataclasses import dataclass, field
@@ -33,7 +34,7 @@ from evalgap.research.errors import ResearchError
 __all__ = ["Untranslatable", "ImportedReq", "Routine", "ClassContracts", "ModuleContracts",
            "translate_condition", "render_module_spec", "PyImportResult", "signature_of", "const_str",
            "dotted", "import_python_file", "RenderedSpec", "collect", "parse_module",
-           "lambda_of", "lambda_params", "invariant_req"]
+           "lambda_of", "lambda_params", "invariant_req", "exception_list", "allow_exceptions"]
 
 
 class Untranslatable(ResearchError):
@@ -64,6 +65,8 @@ class ImportedReq:
         reason: why the contract was not translated ('' when it was): it becomes ``informal omission``.
         exc: the exception name of a ``raises`` clause.
         source: the contract's source text (for the import report).
+        may_raise: exception classes the requirement allows to escape (a ``may raise`` clause beside its
+            ``ensures``): the format's allow-list (PEP 316 ``raises:``, ``@deal.raises``).
     """
 
     kind: str
@@ -73,6 +76,7 @@ class ImportedReq:
     reason: str = ""
     exc: str = ""
     source: str = ""
+    may_raise: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -258,7 +262,29 @@ def _req_lines(rid: str, r: ImportedReq, indent: str) -> list[str]:
     if r.reason:
         return [f"{indent}requirement {rid} {_quote(r.prose)}",
                 f"{indent}  informal omission {_quote('not translated: ' + r.reason)}"]
-    return [f"{indent}requirement {rid} {_quote(r.prose)}", f"{indent}  {_clause(r)}"]
+    may = [f"{indent}  may raise {', '.join(r.may_raise)}"] if r.may_raise else []
+    return [f"{indent}requirement {rid} {_quote(r.prose)}", f"{indent}  {_clause(r)}", *may]
+
+
+_EXC_LIST = re.compile(r"\s*[A-Za-z_][\w.]*(\s*,\s*[A-Za-z_][\w.]*)*\s*,?\s*")
+
+
+def exception_list(text: str) -> tuple[str, ...] | None:
+    """The class names of an allow-list written ``E1, E2`` (PEP 316 ``raises:``), or None when it is not one."""
+    if not _EXC_LIST.fullmatch(text):
+        return None
+    return tuple(n.strip() for n in text.split(",") if n.strip())
+
+
+def allow_exceptions(reqs: list[ImportedReq], allowed: tuple[str, ...]) -> list[ImportedReq]:
+    """``reqs`` with ``allowed`` added to the ``may raise`` of every ``ensures`` requirement: a function's
+    allow-list of exceptions (PEP 316 ``raises:``, ``@deal.raises``) excuses those classes escaping from any
+    of its calls, as CrossHair and deal read it. The allow-list's own requirements (``ensures True``) keep
+    theirs."""
+    if not allowed:
+        return reqs
+    return [dataclasses.replace(r, may_raise=tuple(dict.fromkeys(r.may_raise + allowed))) if r.kind == "ensures"
+            else r for r in reqs]
 
 
 def _valid(header: str, block: list[str]) -> str:
@@ -305,6 +331,22 @@ def fit_types(r: Routine) -> Routine:
     return Routine(r.name, params, returns, reqs)
 
 
+def implicit_post(r: Routine) -> Routine:
+    """``r`` with CrossHair's implicit postcondition stated: CrossHair checks a function or method that has
+    preconditions and no postcondition as if it had ``post: True`` (its condition parsers add that
+    postcondition for PEP 316, icontract and deal alike), i.e. a call meeting the preconditions must not raise.
+    The import states it as one more requirement, ``ensures True``; only where every precondition translated
+    (an informal one would widen the domain) and not for ``__init__``."""
+    kinds = {q.kind for q in r.reqs}
+    pres = [q for q in r.reqs if q.kind == "requires"]
+    if r.name == "__init__" or kinds & {"ensures", "raises", "invariant"} or not pres or any(q.reason for q in pres):
+        return r
+    prose = (f"CrossHair's implicit postcondition of {r.name}, which has preconditions and no postcondition: a call "
+             "meeting the preconditions raises no exception (CrossHair checks it as if it had `post: True`)")
+    return Routine(r.name, r.params, r.returns,
+                   r.reqs + (ImportedReq("ensures", "True", prose, pres[0].line, source="post: True (implicit)"),))
+
+
 def render_module_spec(mod: ModuleContracts, spec_name: str, title: str, target: str) -> RenderedSpec:
     """Render ``mod`` as one ``.req`` text (see the module docstring for the layout and the fallback).
 
@@ -333,7 +375,7 @@ def render_module_spec(mod: ModuleContracts, spec_name: str, title: str, target:
         (informal.append((rid, r.line, r.reason)) if r.reason else formal.append(rid))
         return block
 
-    for fn in map(fit_types, mod.functions):
+    for fn in (implicit_post(fit_types(f)) for f in mod.functions):
         if not fn.reqs:
             continue
         head = [f"function {fn.name}{_head(fn.params, fn.returns)}"]
@@ -349,7 +391,7 @@ def render_module_spec(mod: ModuleContracts, spec_name: str, title: str, target:
         if cls.init is not None and not init_has_reqs:
             chead.append(f"  method __init__{_head(fit_types(cls.init).params, '')}")
         lines += chead
-        for m in map(fit_types, cls.methods):
+        for m in (implicit_post(fit_types(f)) for f in cls.methods):
             if not m.reqs and (not cls.invariants or m.name == "__init__"):
                 continue
             mhead = [f"  method {m.name}{_head(m.params, m.returns if m.name != '__init__' else '')}"]

@@ -20,11 +20,11 @@ __all__ = [
     "IfExp", "Call", "Keyword", "Attribute", "Subscript", "Slice", "ListExpr", "TupleExpr", "SetExpr",
     "DictExpr", "Comprehension", "Quantifier", "Old", "TypeRef", "Range", "Alphabet", "ALPHABETS", "Param",
     "Stmt", "Assign", "ExprStmt", "Expect", "ExpectRaises", "For", "If", "Clause", "Requires", "Ensures", "Invariant",
-    "Example", "Informal", "Scenario", "Raises", "Let", "Rule", "Model", "ModelOp",
+    "Example", "Informal", "Scenario", "Raises", "MayRaise", "Let", "Rule", "Model", "ModelOp",
     "Requirement", "FunctionDecl", "ClassDecl",
     "MethodDecl", "Explore", "EXPLORE_KINDS", "Assume", "FuncDef", "RecordDecl", "ConfigDecl", "DatabaseDecl",
     "StubOutcome", "StubDecl", "Spec",
-    "INFORMAL_CATEGORIES", "NOSPAN", "DEFAULT_MODEL_CALLS", "DEFAULT_INVARIANT_CALLS", "MAX_SEQUENCE_CALLS",
+    "INFORMAL_CATEGORIES", "FORBIDDEN_MAY_RAISE", "NOSPAN", "DEFAULT_MODEL_CALLS", "DEFAULT_INVARIANT_CALLS", "MAX_SEQUENCE_CALLS",
 ]
 
 #: The categories an ``informal`` requirement may name (the reason it is not formalized).
@@ -236,6 +236,22 @@ class Raises:
 
 
 @dataclass(frozen=True)
+class MayRaise:
+    """``may raise EXC, ...``: the listed exception classes (dotted names; a subclass counts) may escape the
+    call without refuting the requirement's other clauses (JML's ``signals``, deal's ``@deal.raises``); any
+    other exception escaping still refutes it. Only around the call of the target: an exception raised while a
+    clause is evaluated is never allowed by it."""
+
+    exceptions: tuple[str, ...]
+    span: Span = _span()
+
+
+#: Exception classes a ``may raise`` must not list (EG231): allowing them would let a target end the check
+#: (or the process) by raising them and be counted as having passed.
+FORBIDDEN_MAY_RAISE = ("BaseException", "SystemExit", "KeyboardInterrupt", "GeneratorExit")
+
+
+@dataclass(frozen=True)
 class Let:
     """``let NAME = EXPR``: a named expression. At the top level of a spec (or a config) it is visible in
     every requirement; as a clause it is visible in the clauses after it in the same requirement."""
@@ -307,7 +323,8 @@ class Model:
     span: Span = _span()
 
 
-Clause = Union[Requires, Ensures, Invariant, Example, Informal, Scenario, Raises, Let, Rule, Explore, Model]
+Clause = Union[Requires, Ensures, Invariant, Example, Informal, Scenario, Raises, MayRaise, Let, Rule, Explore,
+               Model]
 
 
 # ------------------------------------------------------------------ declarations

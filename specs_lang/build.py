@@ -254,6 +254,9 @@ class Builder(ExprBuilder):
     def raises_clause(self, c: _C) -> A.Raises:
         return A.Raises(_v(c[1]), _v(c[3]), self._sp(c[0], c[-1]))
 
+    def may_raise_clause(self, c: _C) -> A.MayRaise:
+        return A.MayRaise(tuple(x.value for x in c[2:] if isinstance(x, Carry)), self._sp(c[0], c[-1]))
+
     def rule_clause(self, c: _C) -> A.Rule:
         return A.Rule(_v(c[0]), self._sp(c[0], c[-1]))
 

@@ -13,7 +13,8 @@ from evalgap.specs_lang import ast as A
 from evalgap.specs_lang.errors import Diagnostic, SpecNameError
 from evalgap.specs_lang.diagnostics import (CLAUSE_OUTSIDE_FUNCTION, DECLARED_TWICE, DUPLICATE_ID, EMPTY_PROSE,
                                             DATABASE_CLAUSE, DATABASE_SCHEMA, EXPLORE_PLACEMENT, EXPLORE_UNKNOWN,
-                                            INFORMAL_MIXED, MISPLACED_CLAUSE, RESULT_OUTSIDE_POST,
+                                            INFORMAL_MIXED, MAY_RAISE_FORBIDDEN, MAY_RAISE_NOTHING_TO_NARROW,
+                                            MISPLACED_CLAUSE, RESULT_OUTSIDE_POST,
                                             SCENARIO_NO_EXPECT, UNKNOWN_CATEGORY)
 
 __all__ = ["check_structure", "check_spec", "structure_diagnostics", "iter_names"]
@@ -97,6 +98,8 @@ def _placement(req: A.Requirement, owner: A.Owner, out: list[Diagnostic]) -> Non
         elif isinstance(clause, A.Raises) and not isinstance(owner, (A.FunctionDecl, A.MethodDecl)):
             msg = "`raises` needs an enclosing `function` or `method`", \
                 "at the top level use a scenario with `expect raises EXC: CALL`"
+        elif isinstance(clause, A.MayRaise):
+            _may_raise(req, owner, clause, out)
         elif isinstance(owner, A.DatabaseDecl) and not isinstance(clause, (A.Rule, A.Let, A.Informal)):
             out.append(Diagnostic(DATABASE_CLAUSE, clause.span, "a database requirement holds rules over `before` "
                                   "and `after` only", "write the condition over the tables' rows without a keyword "
@@ -106,6 +109,24 @@ def _placement(req: A.Requirement, owner: A.Owner, out: list[Diagnostic]) -> Non
                 "write the condition over the schema's fields without a keyword"
         if msg is not None:
             out.append(Diagnostic(MISPLACED_CLAUSE, clause.span, msg[0], msg[1]))
+
+
+def _may_raise(req: A.Requirement, owner: A.Owner, clause: A.MayRaise, out: list[Diagnostic]) -> None:
+    """EG218 outside a function or method, EG231 for a class that would let a target exit its way to a pass,
+    EG232 when the requirement has no ``ensures`` for the allowed exceptions to excuse."""
+    if not isinstance(owner, (A.FunctionDecl, A.MethodDecl)):
+        out.append(Diagnostic(MISPLACED_CLAUSE, clause.span, "`may raise` needs an enclosing `function` or `method`",
+                              "put the requirement under `function NAME(params)` or a class's `method`"))
+        return
+    for exc in clause.exceptions:
+        if exc.split(".")[-1] in A.FORBIDDEN_MAY_RAISE:
+            out.append(Diagnostic(MAY_RAISE_FORBIDDEN, clause.span, f"`may raise {exc}` in {req.id}: a target could "
+                                  "end the check by raising it and be counted as passing",
+                                  "list the subclasses of Exception the function may raise"))
+    if not any(isinstance(c, A.Ensures) for c in req.clauses):
+        out.append(Diagnostic(MAY_RAISE_NOTHING_TO_NARROW, clause.span, f"`may raise` in {req.id}, which has no "
+                              "`ensures`: there is nothing for the allowed exceptions to excuse",
+                              "add the `ensures` it excuses (`ensures True`: only that no other exception escapes)"))
 
 
 def _duplicates(spec: A.Spec, out: list[Diagnostic]) -> None:

@@ -22,7 +22,8 @@ def _decls(spec: A.Spec) -> list[tuple[str, A.FunctionDecl | A.MethodDecl]]:
 
 def exception_warnings(spec: A.Spec, raising: Mapping[str, Mapping[str, int]]) -> list[Diagnostic]:
     """EG230 for each ``ensures`` requirement of a function (or method) that the target's code raises an
-    exception from, where no ``raises`` clause of that function names the exception (or a base of it by name).
+    exception from, where no ``raises`` clause of that function and no ``may raise`` of that requirement names the
+    exception (or a base of it by name).
 
     Args:
         spec: the parsed spec.
@@ -43,13 +44,17 @@ def exception_warnings(spec: A.Spec, raising: Mapping[str, Mapping[str, int]]) -
             ens = next((c for c in req.clauses if isinstance(c, A.Ensures)), None)
             if ens is None or req.informal is not None:
                 continue
+            allowed = {e.split(".")[-1] for c in req.clauses if isinstance(c, A.MayRaise) for e in c.exceptions}
+            if allowed & {"Exception", "BaseException"}:
+                continue
             for exc, line in sorted(raised.items()):
-                if exc in said:
+                if exc in said or exc in allowed:
                     continue
                 out.append(Diagnostic(
                     ENSURES_FORBIDS_RAISE, ens.span,
                     f"`ensures` of {req.id} allows no exception, but `{name}` raises {exc} (line {line} of the "
                     "target): every input on which it raises refutes the requirement",
                     f"say when it may: `raises {exc} when CONDITION` in {req.id} or another requirement of "
-                    f"`{name}` (the `ensures` is then checked where no `when` holds)"))
+                    f"`{name}` (the `ensures` is then checked where no `when` holds), or allow it with "
+                    f"`may raise {exc}` in {req.id}"))
     return out

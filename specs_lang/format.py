@@ -28,7 +28,7 @@ _DOTTED = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
 _PATHLIKE = re.compile(r"^[A-Za-z0-9_./-]+\.py$")
 _STRING_RE = re.compile(r'b?"(?:[^"\\\n]|\\.)*"|b?\'(?:[^\'\\\n]|\\.)*\'')
 _KEYWORDS = {"spec", "target", "import", "assume", "function", "class", "method", "requirement", "requires",
-             "ensures", "invariant", "example", "informal", "scenario", "expect", "raises", "when", "let", "def",
+             "ensures", "invariant", "example", "informal", "scenario", "expect", "raises", "may", "when", "let", "def",
              "record", "config", "schema", "stub", "forall", "exists", "and", "or", "not", "in", "is", "if",
              "else", "for", "True", "False", "None"}
 
@@ -255,6 +255,8 @@ class _Layout:
             self.add(ind, f"informal {c.category} {p.raw(c.span, c.reason, search=True)}", c)
         elif isinstance(c, A.Raises):
             self.add(ind, f"raises {c.exception} when {p.expr(c.when)}", c)
+        elif isinstance(c, A.MayRaise):
+            self.add(ind, f"may raise {', '.join(c.exceptions)}", c)
         elif isinstance(c, A.Let):
             self.add(ind, f"let {c.name} = {p.expr(c.value)}", c)
         elif isinstance(c, A.Rule):

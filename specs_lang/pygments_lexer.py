@@ -12,8 +12,8 @@ __all__ = ["ReqLexer"]
 
 _DECL = ("spec", "target", "import", "assume", "function", "class", "method", "requirement", "record", "config",
          "schema", "stub", "def", "let")
-_CLAUSE = ("requires", "ensures", "invariant", "example", "informal", "scenario", "expect", "raises", "when",
-           "forall", "exists", "and", "or", "not", "in", "is", "if", "else", "for", "len", "one", "of", "chars")
+_CLAUSE = ("requires", "ensures", "invariant", "example", "informal", "scenario", "expect", "raises", "may", "raise",
+           "when", "forall", "exists", "and", "or", "not", "in", "is", "if", "else", "for", "len", "one", "of", "chars")
 _CONST = ("True", "False", "None", "result", "self", "old", "any")
 _TYPES = ("int", "float", "bool", "str", "bytes", "list", "tuple", "dict", "set", "Optional", "ascii", "printable",
           "digits", "letters", "alnum", "lowercase", "uppercase", "hexdigits")

@@ -390,6 +390,9 @@ class _Checker:
             elif isinstance(c, A.Raises):
                 self.exception(c.exception, _head(c.span, "raises", c.exception))
                 self.truth(c.when, _Ctx(scope, False, False, "a `raises ... when` condition"), "the condition")
+            elif isinstance(c, A.MayRaise):
+                for exc in c.exceptions:
+                    self.exception(exc, c.span)
             elif isinstance(c, A.Invariant):
                 self.truth(c.expr, _Ctx(scope, False, False, "an invariant"), "the invariant")
             elif isinstance(c, A.Rule):

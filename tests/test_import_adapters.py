@@ -62,7 +62,8 @@ def test_icontract_import_lint_fmt(tmp_path: Path) -> None:
     assert 'requirement ISQRT-1 "n is not negative"' in text                  # the description is the prose
     assert 'requirement LARGEST-1 "icontract require of largest at ic_good.py:17' in text  # generated prose
     report = (tmp_path / "IMPORT_REPORT.md").read_text()
-    assert "12 requirement(s) translated, 2 not translated" in report
+    assert "13 requirement(s) translated, 2 not translated" in report
+    assert reqs["ACCOUNT-WITHDRAW-2"] == "ensures True"  # CrossHair's implicit post of a precondition-only method
     assert "ic_good.py:35 SHUFFLE-1" in report and "ic_good.py:46 SMALL-1" in report
     assert run_cli("lint", str(tmp_path / "ic_good.req")).exit_code == 0
     assert run_cli("fmt", "--check", str(tmp_path / "ic_good.req")).exit_code == 0
@@ -70,15 +71,17 @@ def test_icontract_import_lint_fmt(tmp_path: Path) -> None:
 
 def test_deal_import_lint_fmt(tmp_path: Path) -> None:
     rep = import_python("deal", FIX / "deal_good.py", tmp_path)
-    assert rep.imported == (("deal_good.py", 2, 5),)
-    assert [name.split()[1] for name, _ in rep.skipped] == ["PARSE-1", "PARSE-2", "PARSE-3", "ALWAYS-1"]
+    assert rep.imported == (("deal_good.py", 2, 7),)
+    assert [name.split()[1] for name, _ in rep.skipped] == ["PARSE-2", "PARSE-3", "ALWAYS-1"]
     reqs = _reqs((tmp_path / "deal_good.req").read_text())
     assert reqs["LARGEST-1"] == "requires len(items) > 0 and all(x >= 0 for x in items)"
     assert reqs["LARGEST-2"] == "ensures result >= 0"                          # post: the one parameter is result
     assert reqs["LARGEST-3"] == "ensures result in items and all(result >= x for x in items)"
     assert reqs["DIV-1"] == "raises ZeroDivisionError when not b != 0"          # pre(..., exception=...)
     assert reqs["DIV-2"] == "ensures result * b + a % b == a"
-    assert "allow-list" in reqs["PARSE-1"] and "necessary condition" in reqs["PARSE-2"]
+    assert reqs["PARSE-1"] == "ensures True" and "    may raise ValueError\n" in (tmp_path / "deal_good.req").read_text()
+    assert "necessary condition" in reqs["PARSE-2"]
+    assert reqs["STACK-PUSH-2"] == "ensures True"  # CrossHair's implicit post of a precondition-only method
     assert reqs["STACK-PUSH-1"] == "requires len(self.items) < self.limit"
     assert reqs["STACK-INV-1"] == "invariant len(self.items) <= self.limit"
     assert run_cli("lint", str(tmp_path / "deal_good.req")).exit_code == 0
@@ -91,11 +94,13 @@ def test_pep316_import_lint_fmt(tmp_path: Path) -> None:
     assert reqs["LARGEST-2"] == "ensures result in xs"
     assert reqs["PUSH-1"] == "ensures len(xs) == len(old(xs)) + 1"
     assert "frame condition" in reqs["PUSH-2"] and "raises:" in (tmp_path / "pep316_good.req").read_text()
+    assert reqs["PUSH-4"] == "ensures True"  # the `raises: MemoryError` line, and PUSH-1/3 allow it too
+    assert (tmp_path / "pep316_good.req").read_text().count("    may raise MemoryError\n") == 3
     assert reqs["CLAMP-2"] == "ensures lo <= result <= hi"
     assert "nested lambda" in reqs["CLAMP-3"] and "does not parse" in reqs["CLAMP-4"]
     assert reqs["COUNTER-BUMP-2"] == "ensures self.count == old(self).count + n"
     assert reqs["COUNTER-INV-1"] == "invariant self.count >= 0"
-    assert sorted(n.split()[1] for n, _ in rep.skipped) == ["CLAMP-3", "CLAMP-4", "PUSH-2", "PUSH-4"]
+    assert sorted(n.split()[1] for n, _ in rep.skipped) == ["CLAMP-3", "CLAMP-4", "PUSH-2"]
     assert run_cli("lint", str(tmp_path / "pep316_good.req")).exit_code == 0
     assert run_cli("fmt", "--check", str(tmp_path / "pep316_good.req")).exit_code == 0
 

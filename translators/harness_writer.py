@@ -17,7 +17,7 @@ from evalgap.specs_lang.stdlib import STDLIB_MODULES
 from evalgap.specs_lang.lower import applicable_assumptions, domain_conditions, free_names, narrowing_text
 from evalgap.translators.pyexpr import collect_old, to_python
 
-__all__ = ["Writer", "Domain", "desc", "type_names", "safe", "domain_for", "emit_condition", "snapshots",
+__all__ = ["Writer", "Domain", "desc", "type_names", "safe", "domain_for", "emit_condition", "snapshots", "normal_call",
            "is_boolean", "truth_text",
            "exceptional_body", "TYPING_NAMES", "typing_import_line"]
 
@@ -235,7 +235,8 @@ def snapshots(w: Writer, fn: str, exprs: list[A.Expr], params: tuple[str, ...]) 
 
 
 def exceptional_body(call: str, raises: list[A.Raises], ensures: list[str], *, others: tuple[str, ...] = (),
-                     before_call: tuple[str, ...] = (), call_normally: bool = True) -> list[str]:
+                     before_call: tuple[str, ...] = (), call_normally: bool = True,
+                     may_raise: tuple[str, ...] = ()) -> list[str]:
     """Python lines checking a requirement with ``raises EXC when EXPR`` clauses (and maybe ``ensures``).
 
     The meaning (docs/language.md, "exceptional behaviour"; as JML's ``signals``/``ensures`` and Eiffel-style
@@ -253,11 +254,18 @@ def exceptional_body(call: str, raises: list[A.Raises], ensures: list[str], *, o
             ``when`` does, the normal-return part is not checked (that input is specified elsewhere).
         before_call: lines run just before the normal-return call (``old()`` snapshots).
         call_normally: also run the call when no ``when`` holds (always when ``ensures`` is non-empty).
+        may_raise: Python names of the classes a ``may raise`` clause allows: where no ``when`` holds, the call
+            may raise one of them (an instance of ``Exception`` only: a class deriving from ``BaseException``
+            alone always propagates) and the ``ensures`` are then not checked. Only the call is guarded: the
+            ``ensures`` are read in the ``try``'s ``else`` block, so an exception a clause raises propagates.
+            With no ``raises`` the lines are just the guarded call and the ``ensures``.
 
     Returns:
         Lines of a function body (no indentation) ending in ``return 0``; every failing ``return`` is a
         constant, so :mod:`evalgap.verifier.report.emit_tests` can turn the body into assertions.
     """
+    if not raises:
+        return [*before_call, *normal_call(call, ensures, 1, may_raise), "return 0"]
     n = len(raises)
     # each `when` is captured before the call as a bool (a comparison as it is: its truth value cannot change
     # with the call, and CrossHair then decides only the ones `any` and the `except` test actually read)
@@ -275,8 +283,21 @@ def exceptional_body(call: str, raises: list[A.Raises], ensures: list[str], *, o
         # decides only as many of them as it needs
         body.append(f"elif not ({' or '.join(f'({o})' for o in others)}):" if others else "else:")
         body += [f"    {ln}" for ln in before_call]
-        body.append(f"    result = {call}")
-        for j, e in enumerate(ensures, n + 1):
-            body += [f"    if not ({e}):", f"        return {j}"]
+        body += [f"    {ln}" for ln in normal_call(call, ensures, n + 1, may_raise)]
     body.append("return 0")
     return body
+
+
+def normal_call(call: str, ensures: list[str], first: int, may_raise: tuple[str, ...] = ()) -> list[str]:
+    """Lines calling ``call`` into ``result`` and returning ``first + j`` when ensures ``j`` is false.
+
+    With ``may_raise`` (Python names of exception classes), only the call is in the ``try``: an allowed exception
+    (an instance of one of them that is also an ``Exception``; anything deriving from ``BaseException`` alone is
+    re-raised) ends the check as passing, and the ``ensures`` are read in the ``else`` block, where an
+    exception they raise is not caught."""
+    checks = [ln for j, e in enumerate(ensures, first) for ln in (f"if not ({e}):", f"    return {j}")]
+    if not may_raise:
+        return [f"result = {call}", *checks]
+    return ["try:", f"    result = {call}", f"except ({', '.join(may_raise)},) as _eg_exc:",
+            "    if not isinstance(_eg_exc, Exception):", "        raise", "else:",
+            *(f"    {ln}" for ln in checks or ["pass"])]

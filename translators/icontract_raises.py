@@ -1,5 +1,5 @@
-"""The harness function of a requirement with ``raises EXC when COND`` clauses (and maybe ``ensures``):
-one of the requirement kinds of :mod:`evalgap.translators.to_icontract`."""
+"""The harness function of a requirement with ``raises EXC when COND`` clauses or a ``may raise EXC, ...``
+clause (and maybe ``ensures``): one of the requirement kinds of :mod:`evalgap.translators.to_icontract`."""
 
 from __future__ import annotations
 
@@ -14,14 +14,29 @@ from evalgap.translators.pyexpr import collect_old, to_python
 if TYPE_CHECKING:
     from evalgap.translators.to_icontract import Obligation
 
-__all__ = ["raises_obligation"]
+__all__ = ["raises_obligation", "may_raise_names", "may_raise_note"]
+
+
+def may_raise_names(w: Writer, clauses: tuple[A.Clause, ...]) -> tuple[str, ...]:
+    """The exception classes the ``may raise`` clauses among ``clauses`` allow (dotted names, in order, each
+    once); their first names are bound in the harness through ``w``."""
+    names = tuple(dict.fromkeys(e for c in clauses if isinstance(c, A.MayRaise) for e in c.exceptions))
+    w.need({e.split(".")[0] for e in names})
+    return names
+
+
+def may_raise_note(names: tuple[str, ...]) -> list[str]:
+    """What a ``may raise`` adds to a verdict's assumptions (``may raise OverflowError``), or nothing."""
+    return [f"may raise {', '.join(names)}"] if names else []
 
 
 def raises_obligation(w: Writer, req: A.Requirement, decl: A.FunctionDecl, fn: str, raises: list[A.Raises],
-            ensures: list[A.Ensures], decorators: list[str], dom: Domain) -> Obligation:
-    """A requirement with ``raises`` clauses (and maybe ``ensures``): see
+            ensures: list[A.Ensures], decorators: list[str], dom: Domain,
+            may_raise: tuple[str, ...] = ()) -> Obligation:
+    """A requirement with ``raises`` clauses or ``may raise`` (and maybe ``ensures``): see
     :func:`evalgap.translators.harness_writer.exceptional_body` for the meaning. Where no own ``when``
-    holds but another requirement's ``raises ... when`` does, the normal-return part is not checked.
+    holds but another requirement's ``raises ... when`` does, the normal-return part is not checked (with no
+    ``raises`` of its own, those inputs are already outside the domain, ``dom``).
 
     Returns:
         A ``scenario`` :class:`~evalgap.translators.to_icontract.Obligation` (the function written into ``w``
@@ -38,7 +53,7 @@ def raises_obligation(w: Writer, req: A.Requirement, decl: A.FunctionDecl, fn: s
         spans.append(r.span)
     others: list[str] = []
     assumptions = list(dom.assumption_texts)
-    if ensures:
+    if ensures and raises:
         for other in decl.requirements:
             if other is req:
                 continue
@@ -68,11 +83,13 @@ def raises_obligation(w: Writer, req: A.Requirement, decl: A.FunctionDecl, fn: s
         w.emit(d)
     w.emit(f"@icontract.ensure(_eg_post_{fn}, {desc(req.id, req.prose)})")
     w.emit(f"def {fn}({', '.join(f'{n}: {t}' for n, t in params)}) -> int:")
-    what = "exceptional and normal behaviour" if ensures else "exceptional behaviour"
+    what = "exceptional and normal behaviour" if ensures and raises else "exceptional behaviour" if raises else \
+        f"normal behaviour (may raise {', '.join(may_raise)})"
     w.emit(f'"""Requirement {req.id}: {what} of {decl.name} (0: as specified)."""', 1)
     call = f"{decl.name}({', '.join(names)})"
     for line in exceptional_body(call, raises, ens_py, others=tuple(others), before_call=tuple(before),
-                                 call_normally=bool(ensures)):
+                                 call_normally=bool(ensures), may_raise=may_raise):
         w.emit(line, 1)
-    return Obligation(req.id, "scenario", fn, params, decl.name, tuple(checks), tuple(assumptions),
+    return Obligation(req.id, "scenario", fn, params, decl.name, tuple(checks),
+                      tuple(assumptions + may_raise_note(may_raise)),
                       check_spans=tuple(spans))

@@ -256,7 +256,10 @@ def method_obligation(w: Writer, spec: A.Spec, req: A.Requirement, cls: A.ClassD
     call = f"self.{method.name}({', '.join(p.name for p in method.params)})"
     checks: list[str] = []
     spans: list[A.Span] = []
-    if raises:
+    from evalgap.translators.icontract_raises import may_raise_names, may_raise_note
+
+    may = may_raise_names(w, clauses)
+    if raises or may:
         for r in raises:
             w.need(free_names(r.when) - names | {r.exception.split(".")[0]})
             checks.append(f"raises {r.exception} when {to_python(r.when)}")
@@ -268,7 +271,7 @@ def method_obligation(w: Writer, spec: A.Spec, req: A.Requirement, cls: A.ClassD
             checks.append(ens_py[-1])
             spans.append(ens.expr.span)
         # the old() snapshots are taken before the when conditions: both read the pre-state
-        body += exceptional_body(call, raises, ens_py)[:-1]  # _emit_function ends with `return 0`
+        body += exceptional_body(call, raises, ens_py, may_raise=may)[:-1]  # _emit_function ends with `return 0`
     else:
         body.append(f"result = {call}")
         for i, ens in enumerate(ensures, 1):
@@ -280,8 +283,8 @@ def method_obligation(w: Writer, spec: A.Spec, req: A.Requirement, cls: A.ClassD
         raise UnsupportedConstruct("a method requirement without ensures or raises", req.span)
     _emit_function(w, fn, req, params, dom, body, f"Requirement {req.id} on {cls.name}.{method.name}.")
     return Obligation(req.id, "scenario", fn, tuple((p.name, str(p.type)) for p in params),
-                      f"{cls.name}.{method.name}", tuple(checks), tuple(dom.assumption_texts + pre_ids),
-                      check_spans=tuple(spans))
+                      f"{cls.name}.{method.name}", tuple(checks),
+                      tuple(dom.assumption_texts + pre_ids + may_raise_note(may)), check_spans=tuple(spans))
 
 
 def invariant_obligation(w: Writer, spec: A.Spec, req: A.Requirement, cls: A.ClassDecl,

@@ -15,6 +15,8 @@ violation messages and CrossHair's reports show both:
   returning the 1-based index of the violated clause (0: as specified) under ``result == 0``: where some
   ``when`` holds the call must raise one of the exceptions whose ``when`` holds, elsewhere it must return
   normally with every ``ensures`` true (see :func:`~evalgap.translators.harness_writer.exceptional_body`);
+* a requirement with ``may raise EXC, ...`` (beside its ``ensures``) has the same shape: only the call is
+  guarded, an allowed exception ends the check as passing, the ``ensures`` are read outside the ``try``;
 * ``example`` clauses become a parameterless function returning the index of the first failing example.
 
 Names the spec reads from the target are bound at import time by ``getattr`` on the target module; a name
@@ -33,7 +35,7 @@ from evalgap.translators.callables import annotation
 from evalgap.translators.errors import TranslationError, UnsupportedConstruct
 from evalgap.translators.harness_writer import (Domain, Writer, desc, domain_for, emit_condition,
                                                 safe, snapshots, type_names, typing_import_line)
-from evalgap.translators.icontract_raises import raises_obligation
+from evalgap.translators.icontract_raises import may_raise_names, raises_obligation
 from evalgap.translators.pyexpr import to_python
 
 if TYPE_CHECKING:
@@ -251,12 +253,13 @@ def _function(w: Writer, spec: A.Spec, req: A.Requirement, decl: A.FunctionDecl,
     clauses = inline_lets(req.clauses)
     raises = [c for c in clauses if isinstance(c, A.Raises)]
     ensures = [c for c in clauses if isinstance(c, A.Ensures)]
+    may = may_raise_names(w, clauses)
     dom = _function_domain(spec, decl, req, pre_reqs, exclude_raises=not raises)
     decorators = emit_domain(w, fn, dom, names)
     checks: list[str] = []
     spans: list[A.Span] = []
-    if raises:
-        return raises_obligation(w, req, decl, fn, raises, ensures, decorators, dom)
+    if raises or may:
+        return raises_obligation(w, req, decl, fn, raises, ensures, decorators, dom, may)
     old_map, snaps = snapshots(w, fn, [c.expr for c in ensures], names)
     posts = []
     for i, cl in enumerate(ensures):

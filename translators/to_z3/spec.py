@@ -6,13 +6,18 @@ Meaning of a function's requirements (the same as the icontract harness, transla
 * any other requirement is a **postcondition** ``own requires ==> all its ensures`` over the parameters
   and ``result`` (a Z3 constant of the return type);
 * calls of target functions (also the function itself, in metamorphic requirements) are uninterpreted
-  functions.
+  functions;
+* ``may raise EXC, ...``: when any requirement of the function allows exceptions, the call's outcome is an
+  integer ``eg_raised`` (0: it returns normally, ``k``: it raises the ``k``-th class named by a ``may raise`` of
+  the function, compared by name); a requirement is then ``pre ==> (eg_raised == 0 and post)`` or, with
+  ``may raise``, ``pre ==> (eg_raised == 0 and post) or eg_raised in its classes``.
 
 Every requirement that cannot be translated keeps its reason (``not in the Z3 fragment: <construct>``).
 """
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Callable, Iterator, Mapping
 
@@ -45,6 +50,8 @@ class Z3Requirement:
             the condition is satisfiable iff the left side can be true (used by the vacuity query).
         unsupported: ``not in the Z3 fragment: <construct>`` when the translation failed.
         notes: approximations made (floats as reals ...).
+        may_raise: the classes a ``may raise`` clause of the requirement allows (the report lists them among
+            what narrows the requirement).
     """
 
     id: str
@@ -57,6 +64,7 @@ class Z3Requirement:
     antecedents: tuple[tuple[str, z3.BoolRef], ...] = ()
     unsupported: str | None = None
     notes: tuple[str, ...] = ()
+    may_raise: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -71,6 +79,8 @@ class FunctionModel:
         self_calls: True when a requirement calls the function itself (metamorphic requirements);
             realizability and weak-spec witnesses are then not decided.
         signature_problem: why the parameters or result are outside the fragment, if they are.
+        raised: when a requirement has ``may raise``, the outcome constant ``eg_raised`` and the class names it
+            ranges over (``k`` names ``names[k - 1]``; 0 is a normal return); else None.
     """
 
     name: str
@@ -80,6 +90,7 @@ class FunctionModel:
     self_calls: bool = False
     signature_problem: str | None = None
     axioms: tuple[z3.BoolRef, ...] = field(default=())
+    raised: tuple[z3.ArithRef, tuple[str, ...]] | None = None
 
     def of_role(self, role: str) -> list[Z3Requirement]:
         """The translated requirements with ``role``."""
@@ -120,14 +131,28 @@ def function_sigs(spec: A.Spec, records: Mapping[str, RecordSchema] | None = Non
     return out
 
 
-def _requirement(req: A.Requirement, env: dict[str, Val], ctx: SpecContext,
-                 raises_when: list[A.Expr]) -> Z3Requirement:
+def _may_raise(req: A.Requirement) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(e for c in req.clauses if isinstance(c, A.MayRaise) for e in c.exceptions))
+
+
+def _outcome(post: z3.BoolRef, may: tuple[str, ...], raised: tuple[z3.ArithRef, tuple[str, ...]] | None) -> z3.BoolRef:
+    """``post`` read as the normal-return part of the call's outcome (see the module docstring)."""
+    if raised is None:
+        return post
+    exc, names = raised
+    allowed = [exc == names.index(e) + 1 for e in may]
+    return z3.Or(z3.And(exc == 0, post), *allowed) if allowed else z3.And(exc == 0, post)
+
+
+def _requirement(req: A.Requirement, env: dict[str, Val], ctx: SpecContext, raises_when: list[A.Expr],
+                 raised: tuple[z3.ArithRef, tuple[str, ...]] | None = None) -> Z3Requirement:
     if req.informal is not None:
         return Z3Requirement(req.id, req.prose, "informal", req.span)
     requires = [c for c in req.clauses if isinstance(c, A.Requires)]
     ensures = [c for c in req.clauses if isinstance(c, A.Ensures)]
     raises = [c for c in req.clauses if isinstance(c, A.Raises)]
-    others = [c for c in req.clauses if not isinstance(c, (A.Requires, A.Ensures, A.Let, A.Raises))]
+    may = _may_raise(req)
+    others = [c for c in req.clauses if not isinstance(c, (A.Requires, A.Ensures, A.Let, A.Raises, A.MayRaise))]
     role = "precondition" if requires and not ensures and not raises else "postcondition"
     if raises and not ensures:
         role = "raises"
@@ -163,10 +188,11 @@ def _requirement(req: A.Requirement, env: dict[str, Val], ctx: SpecContext,
         if requires:
             sites.insert(0, (" and ".join(to_python(c.expr) for c in requires), pre))
         post = z3.And(*post_parts)
+        post = _outcome(post, may, raised)
         if raises_when:  # inputs on which the function must raise have no result to constrain
             post = z3.Implies(z3.Not(z3.Or(*[t.formula(w) for w in raises_when])), post)
         return Z3Requirement(req.id, req.prose, role, req.span, z3.Implies(pre, post), pre, post, tuple(sites),
-                             notes=tuple(t.notes))
+                             notes=tuple(t.notes), may_raise=may)
     except UnsupportedConstruct as exc:
         return Z3Requirement(req.id, req.prose, role, req.span,
                              unsupported=f"not in the Z3 fragment: {exc.construct}")
@@ -222,12 +248,21 @@ def build_function_models(spec: A.Spec, ctx: SpecContext | None = None) -> list[
         # a requirement's own `let`s are substituted: the conditions are read in other requirements too
         raises_when = [c.when for r in f.requirements for c in inline_lets(r.clauses) if isinstance(c, A.Raises)]
         assumes = [_assume(a, env, ctx) for a in ctx.assumes_for({p.name for p in f.params})]
-        reqs = tuple(assumes) + tuple(_requirement(r, env, ctx, raises_when) for r in f.requirements)
+        lists = {_may_raise(r) for r in f.requirements if r.informal is None} - {()}
+        names = tuple(dict.fromkeys(e for r in f.requirements for e in _may_raise(r)))
+        raised = (z3.Int("eg_raised"), names) if names else None
+        if raised is not None:
+            axioms += [raised[0] >= 0, raised[0] <= len(names)]
+        reqs = tuple(assumes) + tuple(_requirement(r, env, ctx, raises_when, raised) for r in f.requirements)
+        if len(lists) > 1:  # different allow-lists: a subclass relation between their classes is not modelled
+            why = "`may raise` classes are compared by name (a subclass relation between them is not modelled)"
+            reqs = tuple(dataclasses.replace(r, notes=r.notes + (why,)) if r.may_raise else r for r in reqs)
         self_calls = calls_name(f.requirements, f.name)
         sig = ctx.functions.get(f.name)
         if self_calls and result is not None and sig is not None:
             # a requirement that calls the function itself sees the same function: the call on the block's
             # own parameters returns `result` (the function is taken to be deterministic)
             axioms.append(result[1] == sig.decl(*[c for _, _, c in consts]))
-        out.append(FunctionModel(f.name, consts, result, reqs, self_calls=self_calls, axioms=tuple(axioms)))
+        out.append(FunctionModel(f.name, consts, result, reqs, self_calls=self_calls, axioms=tuple(axioms),
+                                 raised=raised))
     return out

@@ -194,8 +194,10 @@ def from_replay(ob: Obligation, rep: ReplayResult, args: list[str], budget: Budg
                              elapsed)
     origin = d.get("origin") or ("spec" if d.get("in_harness") else "target")
     if rep.outcome == "exception" and origin == "target":  # a frame of the target's code is on the traceback
+        allowed = next((p[len("may raise "):] for p in ob.preconditions if p.startswith("may raise ")), "")
+        what = f"allows only {allowed} here" if allowed else "allows no exception here"
         return EngineVerdict(engine, Verdict.REFUTED, f"raised {d.get('type')}: {d.get('message')} (the spec "
-                             "allows no exception here; replayed concretely)", budget, call, named, elapsed)
+                             f"{what}; replayed concretely)", budget, call, named, elapsed)
     if rep.outcome == "exception" and origin == "boundary":
         return EngineVerdict(engine, Verdict.UNKNOWN, f"spec error: calling the target failed at the call "
                              f"boundary with {d.get('type')}: {d.get('message')} on {call} (the spec's signature "

@@ -7,7 +7,11 @@
 4. redundancy (a requirement implied by the others; preconditions only by the other preconditions);
 5. realizability: ``forall params. pre ==> exists result. post``, refuted by an input with no allowed result;
 6. weak-spec witnesses: a constant result, an argument returned unchanged, the empty collection, an
-   ignored argument. FRET and Hanfor use the same consistency, vacuity and realizability notions.
+   ignored argument, and (with ``may raise``) raising an allowed exception on every input. FRET and Hanfor use
+   the same consistency, vacuity and realizability notions.
+
+With ``may raise`` the call's outcome is part of the model (``FunctionModel.raised``): an input on which the
+call may raise an allowed class is realizable, and the constant-result witnesses are about normal returns.
 """
 
 from __future__ import annotations
@@ -79,11 +83,36 @@ def _example_input(m: FunctionModel, pres: list[z3.BoolRef], extra: list[z3.Bool
     return None
 
 
+def _raising_witnesses(m: FunctionModel, scope: str, pres: list[z3.BoolRef], posts: list[Z3Requirement],
+                       timeout_s: float) -> list[SpecFinding]:
+    """A ``may raise`` class that every postcondition allows on every input: the spec admits a function that
+    always raises it."""
+    if m.raised is None or not posts:
+        return []
+    exc, names = m.raised
+    post = z3.And(*[r.formula for r in posts])
+    ids = tuple(r.id for r in posts)
+    for k, name in enumerate(names, 1):
+        fixed = [z3.substitute(p, (exc, z3.IntVal(k))) for p in pres]  # the outcome is fixed: no free range
+        r = solve(fixed + [z3.Not(z3.substitute(post, (exc, z3.IntVal(k))))], timeout_s)
+        if r.status == "unsat":
+            mod = _example_input(m, pres, [], timeout_s)
+            call = _call(m, mod) if mod is not None else f"{m.name}(...)"
+            return [SpecFinding(WEAK_SPEC_WITNESS, "witness", "warning", scope, ids,
+                                f"`{call}` may raise {name} under this spec: raising it on every input meets all "
+                                f"postconditions (may raise {name})", witness=f"{call} -> raises {name}",
+                                elapsed_s=r.elapsed_s)]
+    return []
+
+
 def _witnesses(m: FunctionModel, scope: str, pres: list[z3.BoolRef], posts: list[Z3Requirement],
                timeout_s: float) -> list[SpecFinding]:
     assert m.result is not None
     rty, rc = m.result
     post = z3.And(*[r.formula for r in posts])
+    if m.raised is not None:  # the result witnesses are about calls that return normally
+        post = z3.substitute(post, (m.raised[0], z3.IntVal(0)))
+        pres = [z3.substitute(p, (m.raised[0], z3.IntVal(0))) for p in pres]
     ids = tuple(r.id for r in posts)
     out: list[SpecFinding] = []
     if not posts:
@@ -206,7 +235,10 @@ def analyze_function(m: FunctionModel, timeout_s: float) -> list[SpecFinding]:
     if c.status == "unknown":
         return out + [_unknown(scope, tuple(r.id for r in allr), "consistency", c.reason, c.elapsed_s)]
     wit = _call(m, c.model) if c.model is not None else ""
-    if c.model is not None and m.result is not None:
+    k = c.model.eval(m.raised[0], model_completion=True).as_long() if c.model is not None and m.raised else 0
+    if k:
+        wit += f" -> raises {m.raised[1][k - 1]}" if m.raised else ""
+    elif c.model is not None and m.result is not None:
         wit += f" -> {fmt_value(py_value(c.model, m.result[1], m.result[0]))}"
     out.append(SpecFinding(CONSISTENT, "consistent", "info", scope, tuple(r.id for r in allr),
                            f"the {len(allr)} analysed requirements on {m.name} can hold together{det}",
@@ -243,7 +275,12 @@ def analyze_function(m: FunctionModel, timeout_s: float) -> list[SpecFinding]:
     realizable = True
     if posts:
         post = z3.And(*[r.formula for r in posts])
-        v = solve(pre_terms + [z3.ForAll([rc], z3.Not(post))], timeout_s)
+        # with `may raise`, an allowed exception is an outcome as good as a result
+        outcome: list[z3.ExprRef] = [rc] if m.raised is None else [rc, m.raised[0]]
+        if m.raised is not None:
+            exc, names = m.raised
+            post = z3.And(exc >= 0, exc <= len(names), post)
+        v = solve(pre_terms + [z3.ForAll(outcome, z3.Not(post))], timeout_s)
         ids = tuple(r.id for r in posts)
         if v.status == "sat" and v.model is not None:
             realizable = False
@@ -252,11 +289,13 @@ def analyze_function(m: FunctionModel, timeout_s: float) -> list[SpecFinding]:
                                    f"unrealizable: `{call}` meets the preconditions but no result meets "
                                    f"{', '.join(ids)}", _prose(reqs, ids), witness=call, elapsed_s=v.elapsed_s))
         elif v.status == "unsat":
+            allowed = f" (or may raise {', '.join(m.raised[1])})" if m.raised else ""
             out.append(SpecFinding(REALIZABLE, "realizable", "info", scope, ids,
-                                   "realizable: every input meeting the preconditions has an allowed result",
+                                   f"realizable: every input meeting the preconditions has an allowed result{allowed}",
                                    elapsed_s=v.elapsed_s))
         else:
             out.append(_unknown(scope, ids, "realizability", v.reason, v.elapsed_s))
     if realizable:
         out += _witnesses(m, scope, pre_terms, posts, timeout_s)
+        out += _raising_witnesses(m, scope, pre_terms, posts, timeout_s)
     return out
