@@ -12,15 +12,16 @@ num_codes_run``, over the task's distinct buggy LLM-written programs (``code_mut
 GPT-3.5 programs, natural or prompted to be buggy, with at least one input giving a wrong output; the artefact
 also reports the share of buggy (input, output) pairs, ``Percent inputs killed``).
 
-**The reproduction here.** The postconditions are the artefact's ``gpt4_simple_with_ref`` responses, imported
-into ``specs/humaneval/nl2postcond/`` (one requirement ``NL2P-N-R`` per response); only those whose text equals
-a row of the qualitative sheet marked correct with mutants run are sampled (seeded), so the artefact's figure
-exists for each. Each is checked alone by the ``spec-inputs`` evaluator (the postcondition asserted,
-concretely, on every HumanEval+ input: the artefact's method) on
+**The reproduction here.** The postconditions are the qualitative sheet's own (its first 1,640 rows, 10 per
+task, the ones with test results; the sheet does not name their prompt ablation; its other 342 rows are the
+``gpt4_simple_with_ref`` texts, without results), so the artefact's figure exists for each: a seeded sample of
+those the artefact marks correct and ran on mutants, translated by ``evalgap import nl2postcond``'s importer
+(responses outside the spec language are passed over). Each is checked alone by the ``spec-inputs`` evaluator
+(the postcondition asserted, concretely, on every HumanEval+ input: the artefact's method) on
 
 * **buggy programs**: up to ``--buggy`` of the task's nl2postcond programs (``merged_codes_preprocessed``,
-  compiling, not exact duplicates, seeded order) that evalgap's ground truth rejects *without raising on every
-  input*; the artefact's ``distinct_code_mutants`` file is not in the data snapshot, so this set is a sample of
+  compiling, not exact duplicates, seeded order) that evalgap's ground truth rejects with a wrong output (its first
+  failing input returns a wrong value, not a raise or a timeout); the artefact's ``distinct_code_mutants`` file is not in the data snapshot, so this set is a sample of
   the same population, not the same programs; a kill is a false postcondition (a program that raises on an
   input is counted apart as a crash, as nl2postcond counts wrong *outputs* only);
 * **reference mutants**: the first ``--mutants`` mechanical mutants of the reference
@@ -260,7 +261,7 @@ def _pct(p: dict[str, Any]) -> str:
 def _markdown(s: dict[str, Any]) -> str:
     st = s["settings"]
     ln = ["# nl2postcond completeness, reproduced, beside evalgap's spec strength", "",
-          f"{s['postconditions']} correct GPT-4 postconditions (`gpt4_simple_with_ref`) of {s['tasks']} HumanEval tasks, "
+          f"{s['postconditions']} postconditions of nl2postcond's qualitative sheet (correct by the artefact) of {s['tasks']} HumanEval tasks, "
           f"seeded sample (seed {st['seed']}, part {st['part']}); up to {st['buggy']} buggy nl2postcond programs and "
           f"{st['mutants']} non-equivalent reference mutants per task. Rates: killed / checked, 95 % Wilson interval.", "",
           "| measure | on | killed / n | ",

@@ -223,8 +223,12 @@ def _comparison_md(c: dict[str, Any], dev: dict[str, Any], ev: dict[str, Any]) -
     return "\n".join(ln) + "\n", buf.getvalue()
 
 
+def _quiet(_msg: str) -> None:
+    """The default ``progress``: say nothing."""
+
+
 def regenerate(manifest: Path, data: Path, runs_dir: Path, root: Path | None = None, only: set[str] | None = None,
-               report_only: bool = False, progress: Callable[[str], None] = lambda _m: None) -> list[Path]:
+               report_only: bool = False, progress: Callable[[str], None] | None = None) -> list[Path]:
     """Regenerate the tables a manifest lists (module docstring).
 
     Args:
@@ -234,7 +238,7 @@ def regenerate(manifest: Path, data: Path, runs_dir: Path, root: Path | None = N
         root: the repository root the manifest's relative paths start from (None: the current folder).
         only: regenerate only the entries with these names (None: all).
         report_only: run nothing new (see the module docstring).
-        progress: called with one line per step.
+        progress: called with one line per step (None: nothing is said).
 
     Returns:
         The files written, in order.
@@ -243,6 +247,7 @@ def regenerate(manifest: Path, data: Path, runs_dir: Path, root: Path | None = N
         DatasetError: a bad manifest, missing data, or a script that fails.
     """
     m = load_manifest(manifest)
+    progress = progress or _quiet
     root = root or Path.cwd()
     results = manifest.parent
     runs_dir.mkdir(parents=True, exist_ok=True)
