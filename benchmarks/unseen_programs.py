@@ -83,7 +83,8 @@ def main(argv: list[str] | None = None) -> int:
     keep = set(gap) | set(right)
     cands = [c for c in ds.candidates if c.candidate_id in keep]
     used = {c.task_id for c in cands}
-    cands += mutant_candidates([t for t in ds.tasks if t.task_id in used], a.mutants)
+    if a.mutants > 0:
+        cands += mutant_candidates([t for t in ds.tasks if t.task_id in used], a.mutants)
     print(f"screened {screen.programs} programs: {len(gap)} gap, {len(right)} right kept", flush=True)
     names = tuple(e.strip() for e in a.evaluators.split(",") if e.strip())
     settings = EvalSettings(crosshair_budget_s=a.budget, hypothesis_seeds=(0,), hypothesis_examples=50)
@@ -99,7 +100,8 @@ def main(argv: list[str] | None = None) -> int:
             f"{a.part}-part tasks ({screen.programs} distinct programs screened"
             f"{' so far: the screen was stopped early' if a.screened_only else ''}), tests and ground truth; "
             f"measured: the {len(gap)} gap "
-            f"programs found and {len(right)} right ones (seed {a.seed}), plus {a.mutants} reference mutants per task.\n"
+            f"programs found and {len(right)} right ones (seed {a.seed}), plus {a.mutants} reference mutants per "
+            f"task; evaluators {a.evaluators}.\n"
             + rest, encoding="utf-8")
         (a.publish / f"{a.stem}.json").write_text(json.dumps(asdict(s) | {"command": cmd, "run": a.stem}, indent=1,
                                                              sort_keys=True), encoding="utf-8")

@@ -252,7 +252,10 @@ def regenerate(manifest: Path, data: Path, runs_dir: Path, root: Path | None = N
     results = manifest.parent
     runs_dir.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
-    want = (lambda name: only is None or name in only)
+
+    def want(name: str) -> bool:
+        return only is None or name in only
+
     for run in m.runs:
         if want(run["name"]):
             try:
