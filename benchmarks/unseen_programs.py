@@ -35,6 +35,7 @@ from evalgap.research.evaluators import EvalSettings
 from evalgap.research.run import resolve_dataset, run_compare
 from evalgap.research.strength import mutant_candidates
 from evalgap.research.verdicts import outcome
+from evalgap.verifier.findings import Verdict
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -73,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
     def out(r: dict[str, object], ev: str) -> str | None:
         for v in r["verdicts"]:  # type: ignore[attr-defined]
             if v["evaluator"] == ev:
-                return outcome(v["verdict"])
+                return outcome(Verdict(v["verdict"]))
         return None
 
     first = [r for r in rows if not r.get("duplicate_of")]
