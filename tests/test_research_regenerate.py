@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -144,3 +145,27 @@ def test_a_bad_manifest_is_a_clear_error(tmp_path: Path) -> None:
     p.write_text("not = [toml", encoding="utf-8")
     r = CliRunner().invoke(tables, ["--manifest", str(p), "--report-only"])
     assert r.exit_code == 2 and "not TOML" in r.output and "Traceback" not in r.output
+
+
+def _completeness_bench() -> Any:
+    import importlib.util
+    import sys
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "nl2postcond_completeness.py"
+    spec = importlib.util.spec_from_file_location("nl2postcond_completeness", path)
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules["nl2postcond_completeness"] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_completeness_checks_one_postcondition_alone() -> None:
+    bench = _completeness_bench()
+    text = ('spec s "x"\n\nfunction f(x: int) -> int\n  requirement NL2P-1-0 "a"\n    ensures result >= 0\n'
+            '  requirement NL2P-1-3 "b"\n    ensures result == x\n')
+    one = bench.single_requirement(text, "NL2P-1-3")
+    assert one == 'spec s "x"\n\nfunction f(x: int) -> int\n  requirement NL2P-1-3 "b"\n    ensures result == x\n'
+    assert bench.single_requirement(text, "NL2P-1-9") is None
+    pooled = bench._pooled([{"m": {"killed": 1, "n": 4, "crash": 0}}, {"m": {"killed": 2, "n": 2, "crash": 1}}], "m")
+    assert pooled == {"killed": 3, "n": 6, "rate": 0.5, "interval": list(wilson(3, 6) or ()), "crash": 1}
