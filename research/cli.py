@@ -14,7 +14,7 @@ from evalgap.verifier.errors import VerifierError
 #: language; tests/test_startup.py checks the two are equal)
 EXIT_OK = 0
 
-__all__ = ["compare", "import_cmd"]
+__all__ = ["compare", "import_cmd", "tables"]
 
 
 def finite_seconds(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
@@ -46,6 +46,10 @@ def finite_seconds(ctx: click.Context, param: click.Parameter, value: float | No
 @click.option("--limit", type=int, help="At most this many candidates.")
 @click.option("--sample", type=click.IntRange(min=1), help="A seeded sample of N candidates per source and recorded "
               "label (after --tasks/--sources, before --limit).")
+@click.option("--where", help="Keep only candidates whose recorded labels match every KEY=VALUE (comma-separated; "
+              "e.g. recheck_passed_humaneval_tests=True); applied before --sample.")
+@click.option("--mutants", type=click.IntRange(min=1), help="Also run every evaluator on up to N mutants of "
+              "each used task's reference: the spec-strength figure beside recall (killed / non-equivalent mutants).")
 @click.option("--seed", "sample_seed", type=int, default=0, show_default=True, help="The --sample seed.")
 @click.option("--oracle-inputs", is_flag=True, help="Type parameters from HumanEval+'s plus inputs too (oracle "
               "leakage: the run is labelled and must be reported apart; default: visible base inputs only).")
@@ -56,7 +60,7 @@ def finite_seconds(ctx: click.Context, param: click.Parameter, value: float | No
               "for the crosshair-prop evaluator (adapters only).")
 def compare(dataset: str, evaluators: str, executor: str, ray_address: str | None, out: Path, jobs: int | None,
             budget: float | None, seeds: str, examples: int | None, tasks: str | None, sources: str | None,
-            limit: int | None, sample: int | None, sample_seed: int, oracle_inputs: bool, part: str | None,
+            limit: int | None, sample: int | None, where: str | None, mutants: int | None, sample_seed: int, oracle_inputs: bool, part: str | None,
             no_plots: bool, specs: Path | None) -> None:
     """Measure test-based vs spec-based evaluation on DATASET (ADAPTER:DATA_DIR, a .jsonl or a folder).
 
@@ -67,7 +71,7 @@ def compare(dataset: str, evaluators: str, executor: str, ray_address: str | Non
 
     from evalgap.research.compare import CompareOptions
     from evalgap.research.evaluators import EvalSettings
-    from evalgap.research.run import resolve_dataset, run_compare
+    from evalgap.research.run import parse_where, resolve_dataset, run_compare
     from evalgap.verifier.cli.common import fail
 
     try:
@@ -81,7 +85,7 @@ def compare(dataset: str, evaluators: str, executor: str, ray_address: str | Non
                 fail(problem, prefix="evalgap compare: ")
         ds = resolve_dataset(dataset, tasks.split(",") if tasks else None,
                              sources.split(",") if sources else None, limit, specs, sample, sample_seed, part,
-                             oracle_inputs)
+                             oracle_inputs, parse_where(where), mutants)
         settings = EvalSettings(crosshair_budget_s=budget, hypothesis_seeds=tuple(int(x) for x in seeds.split(",")),
                                 hypothesis_examples=examples)
         opts = CompareOptions(names, settings, executor, jobs, ray_address)
@@ -135,3 +139,36 @@ def import_cmd(fmt: str, src: Path, data: Path | None, out: Path) -> None:
         fail(str(exc), prefix="evalgap import: ")
     click.echo(f"{len(rep.imported)} imported, {len(rep.skipped)} not imported; see {out}/IMPORT_REPORT.md")
     raise SystemExit(1 if rep.skipped else EXIT_OK)
+
+
+@click.command()
+@click.option("--manifest", type=click.Path(path_type=Path), default=Path("docs/results/tables.toml"),
+              show_default=True, help="The manifest of the tables (the published files go beside it).")
+@click.option("--data", type=click.Path(path_type=Path), default=Path("../shared/data"), show_default=True,
+              help="The benchmark data folder ({data} in the manifest).")
+@click.option("--runs", "runs_dir", type=click.Path(path_type=Path), default=Path("compare-runs"), show_default=True,
+              help="Folder of the run folders (rerun with the same folder to resume).")
+@click.option("--root", type=click.Path(path_type=Path), default=None,
+              help="Repository root the manifest's paths start from (default: the current folder).")
+@click.option("--only", help="Comma-separated entry names to regenerate (default: all).")
+@click.option("--report-only", is_flag=True, help="Run nothing new: report what the run folders hold, rebuild "
+              "the comparisons, skip the scripts.")
+def tables(manifest: Path, data: Path, runs_dir: Path, root: Path | None, only: str | None,
+           report_only: bool) -> None:
+    """Regenerate every table of docs/results/ from the data, as MANIFEST lists them (docs/research.md).
+
+    Exit code: 0 done, 2 usage, manifest or data error.
+    """
+    from evalgap.research.regenerate import regenerate
+    from evalgap.verifier.cli.common import fail
+
+    if not report_only and not data.is_dir():
+        fail(f"--data {data}: no such folder (the benchmark data; pass --data, or --report-only to rebuild "
+             "from the run folders)", prefix="evalgap tables: ")
+    try:
+        written = regenerate(manifest, data, runs_dir, root, set(only.split(",")) if only else None, report_only,
+                             click.echo)
+    except (VerifierError, ValueError) as exc:
+        fail(str(exc), prefix="evalgap tables: ")
+    click.echo(f"{len(written)} files written in {manifest.parent}")
+    raise SystemExit(EXIT_OK)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import random
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Callable
 
@@ -17,9 +17,10 @@ from evalgap.research.humaneval import ADAPTERS, build_dataset
 from evalgap.research.adapters_more import MORE_ADAPTERS, build_more
 from evalgap.research.summary import Summary, render_markdown, summarize
 from evalgap.research.splits import tasks_in_part
+from evalgap.research.strength import mutant_candidates, split_mutants, strength_table
 from evalgap.research.tables import rates_csv, results_csv
 
-__all__ = ["resolve_dataset", "run_compare", "sample_candidates"]
+__all__ = ["resolve_dataset", "run_compare", "sample_candidates", "parse_where"]
 
 
 #: a label key with more distinct values than this is an identifier, not a label (see sample_candidates)
@@ -62,9 +63,27 @@ def sample_candidates(cands: list[Candidate], per_group: int, seed: int) -> list
     return [c for c in cands if c.candidate_id in keep]
 
 
+def parse_where(text: str | None) -> list[tuple[str, str]] | None:
+    """``--where`` as ``(key, value)`` pairs: ``"k=v,k2=v2"`` -> ``[("k", "v"), ("k2", "v2")]`` (None: no filter).
+
+    Raises:
+        DatasetError: an item without ``=`` or with an empty key.
+    """
+    if not text:
+        return None
+    out = []
+    for item in (x.strip() for x in text.split(",")):
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise DatasetError(f"--where: expected KEY=VALUE, got {item!r}")
+        out.append((key.strip(), value.strip()))
+    return out
+
+
 def resolve_dataset(arg: str, tasks: list[str] | None = None, sources: list[str] | None = None,
                     limit: int | None = None, specs: Path | None = None, sample: int | None = None,
-                    seed: int = 0, part: str | None = None, oracle_inputs: bool = False) -> Dataset:
+                    seed: int = 0, part: str | None = None, oracle_inputs: bool = False,
+                    where: list[tuple[str, str]] | None = None, mutants: int | None = None) -> Dataset:
     """A dataset from ``ADAPTER:DATA_DIR`` (e.g. ``llm-runs:../shared/data``) or a JSONL file / folder.
 
     Args:
@@ -78,6 +97,11 @@ def resolve_dataset(arg: str, tasks: list[str] | None = None, sources: list[str]
         seed: the sample's random seed.
         oracle_inputs: type the parameters from the oracle's inputs too (HumanEval+ ``plus_input``; the
             HumanEval adapters only): the run is then named "(oracle inputs)" and must be reported apart.
+        where: keep only candidates whose recorded labels have every ``(key, value)`` given (e.g.
+            ``("recheck_passed_humaneval_tests", "True")``); applied before ``sample``.
+        mutants: add up to this many mutants of the reference of every task that keeps a candidate, as
+            candidates of source ``reference-mutant`` (the spec-strength figure, :mod:`evalgap.research.strength`;
+            None: none); added after ``sample`` and ``limit``.
         part: keep only the tasks of this part of the committed development / evaluation split (``dev`` or
             ``eval``, see :mod:`evalgap.research.splits`; None: all).
 
@@ -108,10 +132,18 @@ def resolve_dataset(arg: str, tasks: list[str] | None = None, sources: list[str]
         ds = Dataset(ds.name, tuple(t for t in ds.tasks if t.task_id in keep_tasks),
                      tuple(c for c in ds.candidates if c.task_id in keep_tasks), ds.origin)
     cands = [c for c in ds.candidates if sources is None or c.source in sources]
+    if where:
+        cands = [c for c in cands if all((k, v) in c.labels for k, v in where)]
     if sample is not None:
         cands = sample_candidates(cands, sample, seed)
     if limit is not None:
         cands = cands[:limit]
+    if mutants is not None:
+        used = {c.task_id for c in cands}
+        try:
+            cands += mutant_candidates([t for t in ds.tasks if t.task_id in used], mutants)
+        except ValueError as exc:
+            raise DatasetError(str(exc)) from None
     return Dataset(ds.name, ds.tasks, tuple(cands), ds.origin)
 
 
@@ -122,10 +154,11 @@ def run_compare(ds: Dataset, out: Path, opts: CompareOptions, plots: bool = True
     Returns:
         The :class:`Summary` (plots are skipped, with a note in ``summary.md``, when matplotlib is absent).
     """
-    results = compare(ds, out, opts, progress)
+    results, mutant_results = split_mutants(compare(ds, out, opts, progress))
     s = summarize(results, {t.task_id: infer_domain(t.visible_inputs()) for t in ds.tasks if t.base_inputs})
+    s = replace(s, strength=strength_table(mutant_results))
     (out / "summary.json").write_text(json.dumps(asdict(s), indent=1), encoding="utf-8")
-    (out / "results.csv").write_text(results_csv(results), encoding="utf-8")
+    (out / "results.csv").write_text(results_csv(results + mutant_results), encoding="utf-8")
     (out / "rates.csv").write_text(rates_csv(s), encoding="utf-8")
     md = render_markdown(s, f"evalgap compare: {ds.name}")
     if plots:

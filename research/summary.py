@@ -57,6 +57,9 @@ class Summary:
         domains: task ID -> the input domain its refutations were judged against (``describe()`` text).
         pass_at_1: source (model) -> evaluator -> {accept, n, rate, interval} over that source's candidates:
             the EvalPlus-style pass@1 drop from the tests to the ground truth and to each formal evaluator.
+        strength: evaluator -> its spec strength on mutants of the references ({mutants, equivalent, scored,
+            killed, unknown, rate, interval, tasks, survivors}; :func:`evalgap.research.strength.strength_table`;
+            empty when the run had no ``--mutants``).
 
     Every ``interval`` is the 95 % Wilson score interval ``[low, high]`` of the rate beside it (None for n = 0).
     """
@@ -76,6 +79,7 @@ class Summary:
     false_refutation_rate: dict[str, dict[str, Any]] = field(default_factory=dict)
     pass_at_1: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
     domains: dict[str, str] = field(default_factory=dict)
+    strength: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 def _o(r: CandidateResult, ev: str) -> str | None:
@@ -195,6 +199,10 @@ def _ci(iv: list[float] | None) -> str:
     return "n/a" if iv is None else f"[{100 * iv[0]:.1f}, {100 * iv[1]:.1f}]"
 
 
+def _strength_cell(t: dict[str, Any] | None) -> str:
+    return "-" if not t else f"{t['killed']}/{t['scored']} ({_pct(t['rate'])})"
+
+
 def render_markdown(s: Summary, title: str = "evalgap compare") -> str:
     """The summary as a Markdown report (tables of every figure, false refutations listed)."""
     ln = [f"# {title}", "", f"{s.candidates} candidates, {s.programs} distinct programs; "
@@ -208,10 +216,11 @@ def render_markdown(s: Summary, title: str = "evalgap compare") -> str:
            "(EvalPlus reports pass@k drops of up to about 20-29 % with its extended tests).", ""]
     ln += ["## Evaluation gap", "", f"**{s.gap['count']} distinct programs** ({s.gap['candidates']} candidates) pass "
            "the benchmark's tests but are wrong by the ground truth.", "",
-           "| evaluator | rejects (recall) | 95 % interval | outside the domain | unknown | accepts |",
-           "|---|---|---|---|---|---|"]
+           "| evaluator | rejects (recall) | 95 % interval | outside the domain | unknown | accepts | spec strength |",
+           "|---|---|---|---|---|---|---|"]
     ln += [f"| {e}{' (oracle inputs)' if e in ORACLE_EVALUATORS else ''} | {r['rejected']} ({_pct(r['recall'])}) | "
-           f"{_ci(r.get('interval'))} | {r.get('outside_domain', 0)} | {r['unknown']} | {r['accepted']} |"
+           f"{_ci(r.get('interval'))} | {r.get('outside_domain', 0)} | {r['unknown']} | {r['accepted']} | "
+           f"{_strength_cell(s.strength.get(e))} |"
            for e, r in s.recall.items()]
     if any(e in ORACLE_EVALUATORS for e in s.recall):
         ln += ["", "Evaluators marked *(oracle inputs)* run on the ground truth's own inputs (HumanEval+'s plus "
@@ -225,6 +234,17 @@ def render_markdown(s: Summary, title: str = "evalgap compare") -> str:
             ln.append(f"| {src} | " + " | ".join(
                 f"{_pct(row[e]['rate'])} {_ci(row[e]['interval'])}" if e in row else "n/a" for e in s.evaluators)
                 + " |")
+    if s.strength:
+        first = next(iter(s.strength.values()))
+        ln += ["", "## Spec strength (mutation analysis of the references)", "",
+               f"{first['mutants']} distinct mutants of the references of {first['tasks']} tasks; "
+               f"{first['equivalent']} agree with the reference on every ground-truth input (likely equivalent, "
+               f"left out); strength = killed / the {first['scored']} others (nl2postcond's *completeness*, "
+               "Endres et al. 2024, over mechanical mutants).", "",
+               "| evaluator | killed | scored | strength | 95 % interval | unknown | a surviving mutant |",
+               "|---|---|---|---|---|---|---|"]
+        ln += [f"| {e} | {t['killed']} | {t['scored']} | {_pct(t['rate'])} | {_ci(t['interval'])} | {t['unknown']} | "
+               f"{t['survivors'][0] if t['survivors'] else '-'} |" for e, t in s.strength.items()]
     ln += ["", "## False refutations (rejected, but right by the ground truth)", ""]
     for e, frs in s.false_refutations.items():
         if e == "ground-truth":

@@ -40,7 +40,8 @@ def _row(w: Any, table: str, group: str, ev: str, k: int, n: int, rate: float | 
 
 
 def rates_csv(s: Summary) -> str:
-    """``rates.csv`` as text: accept rates, gap recall, false refutations and pass@1 per source, each with
+    """``rates.csv`` as text: accept rates, gap recall, false refutations, spec strength (when the run had
+    mutants) and pass@1 per source, each with
     ``k``, ``n``, the rate and its 95 % Wilson interval (empty cells where ``n`` is 0)."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
@@ -52,6 +53,8 @@ def rates_csv(s: Summary) -> str:
         _row(w, "gap_recall", "gap programs", ev, r["rejected"], s.gap["count"], r["recall"], r.get("interval"))
     for ev, f in s.false_refutation_rate.items():
         _row(w, "false_refutations", "right programs", ev, f["rejected"], f["right"], f["rate"], f.get("interval"))
+    for ev, t in s.strength.items():
+        _row(w, "spec_strength", "reference mutants", ev, t["killed"], t["scored"], t["rate"], t["interval"])
     for src, row in s.pass_at_1.items():
         for ev, p in row.items():
             _row(w, "pass_at_1", src, ev, p["accept"], p["n"], p["rate"], p.get("interval"))
