@@ -44,7 +44,7 @@ def target_signatures(target: Target, limits: Limits | None = None, cache: Resul
     Raises:
         TargetError: the target cannot be imported (the message holds the exception) or the worker died.
     """
-    key = None
+    key, fp = None, None
     if cache is not None:
         from evalgap.verifier.cache import aux_key, module_closure_fingerprint
 
@@ -73,5 +73,8 @@ def target_signatures(target: Target, limits: Limits | None = None, cache: Resul
     except (KeyError, TypeError, ValueError) as exc:
         raise TargetError(f"malformed signatures of {target.display}: {exc}") from None
     if cache is not None and key is not None:
-        cache.put_payload(key, sig.to_json())
+        from evalgap.verifier.cache import module_closure_fingerprint
+
+        if module_closure_fingerprint(target.module, target.paths) == fp:  # unchanged while the probe ran
+            cache.put_payload(key, sig.to_json())
     return sig
