@@ -171,7 +171,8 @@ def _emit(on_event: EventSink | None) -> Callable[[Any], None]:
 
 
 def check(spec: SpecInput, target: TargetInput = None, *, settings: Settings | None = None,
-          on_event: EventSink | None = None, tests: str | os.PathLike[str] | None = None) -> Any:
+          on_event: EventSink | None = None, tests: str | os.PathLike[str] | None = None,
+          server: bool | str | os.PathLike[str] = False) -> Any:
     """Check a spec against the code it is about and build its gap report.
 
     Args:
@@ -184,6 +185,10 @@ def check(spec: SpecInput, target: TargetInput = None, *, settings: Settings | N
         on_event: called with :mod:`evalgap.verifier.events` events (check started, requirement started and
             finished, check finished), possibly from worker threads, one at a time.
         tests: the project's pytest tests (a path), run once, traced, and mapped to requirements.
+        server: run the check in the ``evalgap serve`` server (True: at its default socket; a path: that
+            socket) instead of in this process: the same report, without the start-up of the imports and
+            the workers. ``spec`` must then be a path (a ``.req`` file or a case folder) and ``target`` a
+            name or a path.
 
     Returns:
         A :class:`~evalgap.verifier.report.gap.GapReport`; for a folder of case folders a
@@ -191,9 +196,18 @@ def check(spec: SpecInput, target: TargetInput = None, *, settings: Settings | N
 
     Raises:
         SpecError: the spec does not parse or check (file, line, column, caret).
-        VerifierError: a missing spec or target, a bad manifest, a bad setting (``UsageError``).
+        VerifierError: a missing spec or target, a bad manifest, a bad setting (``UsageError``); with
+            ``server``, :class:`~evalgap.verifier.server.ServerError` when no server is usable.
         Anything the target code does becomes a verdict, never an exception.
     """
+    if server:
+        from evalgap.verifier.server import check_via_server
+
+        if isinstance(spec, LoadedSpec) or isinstance(target, Target):
+            raise UsageError("a check through the server takes a spec path and a target name or path")
+        where = None if server is True else Path(os.fspath(server))
+        opts = settings or globals()["settings"](Path(spec) if Path(spec).is_dir() else Path(spec).parent)
+        return check_via_server(spec, target, opts, on_event=on_event, tests=tests, path=where)
     from evalgap.verifier.engines.run import check_spec, warm_up
     from evalgap.verifier.project.tests_map import run_tests
     from evalgap.verifier.report.gap import build_report, exit_code, spec_findings_from
