@@ -63,6 +63,18 @@ def _cache(opts: Settings) -> ResultCache | None:
     return ResultCache(opts.cache_dir or default_cache_dir()) if opts.cache else None
 
 
+def _cache_is_empty(opts: Settings) -> bool:
+    """Whether the result cache holds no entry of any key (a first run, a fresh CI cache): nothing can be
+    answered from it, so the workers are started at once (one directory listing)."""
+    from evalgap.verifier.cache import FORMAT
+
+    root = (opts.cache_dir or default_cache_dir()) / f"v{FORMAT}"
+    try:
+        return not any(any(d.iterdir()) for d in root.iterdir() if d.is_dir())
+    except OSError:
+        return True
+
+
 def _is_suite(path: Path) -> bool:
     from evalgap.verifier.project.case import MANIFEST
 
@@ -212,6 +224,7 @@ def check(spec: SpecInput, target: TargetInput = None, *, settings: Settings | N
     from evalgap.verifier.project.tests_map import run_tests
     from evalgap.verifier.report.gap import build_report, exit_code, spec_findings_from
     from evalgap.verifier.sandbox import isolation
+    from evalgap.verifier.sandbox.runner import prestart
 
     jobs_from = isolation.mark()  # the report says what this check's jobs (signature probe included) ran under
     send = _emit(on_event)
@@ -227,11 +240,13 @@ def check(spec: SpecInput, target: TargetInput = None, *, settings: Settings | N
             return run_suite(path, settings or globals()["settings"](path),
                              lambda row: send(CaseFinished(row.case, row.elapsed_s, row.matches)))
         opts = settings or globals()["settings"](path if path.is_dir() else path.parent)
-        if not opts.cache:
-            # one fork server per kind starts while the spec is parsed (with the cache: after lookups); the
-            # engine adds more once it knows how many requirements need them (a 1-requirement spec at -j 2 must
-            # not start two of each kind)
+        if not opts.cache or _cache_is_empty(opts):
+            # one fork server per kind starts while the spec is parsed and the signatures are probed (with a
+            # cache that has entries: after the lookups, which may answer everything); the engine adds more
+            # once it knows how many requirements need them (a 1-requirement spec at -j 2 must not start two
+            # of each kind)
             warm_up(opts, 1)
+            prestart(["signature-served"], 1)
         loaded, resolved, case = load_spec(path, target, opts=opts)
         spec_path = Path(loaded.files[0])
     else:
