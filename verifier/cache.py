@@ -12,7 +12,10 @@ A key (SHA-256, hex) covers everything a verdict depends on (:func:`entry_key`):
   the requirement names and, transitively, the definitions those name (the whole module when one of them
   looks names up at run time: ``globals()``, ``getattr``, ``eval`` ..., see :data:`DYNAMIC_LOOKUPS`); and the
   whole text of every module of the project (found on the target's search path) that the module imports,
-  transitively. A change to one function therefore re-checks only the requirements whose closure contains it;
+  transitively. A change to one function therefore re-checks only the requirements whose closure contains it.
+  A target found beyond its folders (an installed module, ``--target slugify``) is keyed the same way, and
+  for every target the key also covers the installed modules it reaches and their distributions' metadata
+  (:mod:`evalgap.verifier.cachedeps`);
 * the engine, its budget (CPU seconds, examples, seed, memory limit) and the versions of Python,
   crosshair-tool, z3-solver, hypothesis and icontract.
 
