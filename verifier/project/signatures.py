@@ -56,7 +56,12 @@ def target_signatures(target: Target, limits: Limits | None = None, cache: Resul
                 return ModuleSig.from_json(hit)
             except (KeyError, TypeError, ValueError, AttributeError):
                 pass  # a malformed entry is rebuilt below (and overwritten)
-    out = run_worker("signature-served", {"paths": list(target.paths), "module": target.module},
+    from evalgap.verifier.sandbox import forkserver
+
+    # from the probe's fork server when one is warm or coming (`evalgap serve`, a check that prestarted it),
+    # else one spawned interpreter (`lint`: starting a server for one job costs more than spawning)
+    kind = "signature-served" if forkserver.enabled() and forkserver.pool().coming("signature-served") else "signature"
+    out = run_worker(kind, {"paths": list(target.paths), "module": target.module},
                      limits or Limits(cpu_s=PROBE_CPU_S, wall_s=min(2 * PROBE_WALL_S,
                                                                 wall_limit(PROBE_WALL_S / 3, PROBE_WALL_S / 3))))
     if out.result is None and out.status in ("timeout", "cpu-limit"):

@@ -32,6 +32,7 @@ def warm(jobs: int) -> None:
 
     warm_up(Settings(jobs=jobs), jobs)
     prestart(["crosshair"], jobs, hash_seed=HASH_SEEDS[2])
+    prestart(["signature-served"], 1)
     evalgap_fingerprint()
 
 
