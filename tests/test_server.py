@@ -47,6 +47,26 @@ def test_absent_stale_and_open_sockets_are_clear_errors(tmp_path: Path) -> None:
     assert (tmp_path / "made").stat().st_mode & 0o777 == 0o700
 
 
+def test_serve_replaces_a_stale_socket_and_refuses_a_live_one(tmp_path: Path) -> None:
+    from evalgap.verifier.server.daemon import _claim
+
+    where = _folder(tmp_path) / "serve.sock"
+    stale = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    stale.bind(str(where))
+    stale.close()
+    _claim(where)
+    assert not where.exists()
+    live = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    live.bind(str(where))
+    live.listen(1)
+    try:
+        with pytest.raises(ServerError, match="already listening"):
+            _claim(where)
+        assert where.exists()
+    finally:
+        live.close()
+
+
 def test_the_request_round_trips(tmp_path: Path) -> None:
     req = CheckRequest(str(tmp_path / "a.req"), "mod", evalgap.settings(tmp_path, budget=2, engines="crosshair"),
                        str(tmp_path), env=environment())
