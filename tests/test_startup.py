@@ -35,8 +35,9 @@ def test_one_requirement_at_two_jobs_starts_one_server_per_kind(tmp_path: Path,
     report: Any = evalgap.check(spec, settings=Settings(jobs=2, cache=False, analysis=False, budget_s=3.0,
                                                         engines=("crosshair", "hypothesis")))
     assert report.requirements[0].verdict.value == "refuted"
-    # one CrossHair, one Hypothesis and one replay server (before: two of each at -j 2)
-    assert sorted(started) == ["crosshair", "hypothesis", "replay"], started
+    # one CrossHair, one Hypothesis and one replay server (before: two of each at -j 2), and the signature
+    # probe's small one (before: a spawned interpreter)
+    assert sorted(started) == ["crosshair", "hypothesis", "replay", "signature-served"], started
 
 
 def test_hypothesis_tables_are_per_user_not_per_cache_folder(tmp_path: Path,

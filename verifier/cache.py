@@ -12,7 +12,10 @@ A key (SHA-256, hex) covers everything a verdict depends on (:func:`entry_key`):
   the requirement names and, transitively, the definitions those name (the whole module when one of them
   looks names up at run time: ``globals()``, ``getattr``, ``eval`` ..., see :data:`DYNAMIC_LOOKUPS`); and the
   whole text of every module of the project (found on the target's search path) that the module imports,
-  transitively. A change to one function therefore re-checks only the requirements whose closure contains it;
+  transitively. A change to one function therefore re-checks only the requirements whose closure contains it.
+  A target found beyond its folders (an installed module, ``--target slugify``) is keyed the same way, and
+  for every target the key also covers the installed modules it reaches and their distributions' metadata
+  (:mod:`evalgap.verifier.cachedeps`);
 * the engine, its budget (CPU seconds, examples, seed, memory limit) and the versions of Python,
   crosshair-tool, z3-solver, hypothesis and icontract.
 
@@ -48,12 +51,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from evalgap.verifier.cachedeps import InstalledClosure, installed_closure, locate, worker_path
 from evalgap.verifier.cachestore import FORMAT, CacheInfo, ResultCache, verdict_from_dict, verdict_to_dict
 from evalgap.verifier.findings import EngineVerdict, Verdict
 
 __all__ = ["ResultCache", "default_cache_dir", "entry_key", "target_fingerprint", "cacheable",
            "verdict_to_dict", "verdict_from_dict", "evalgap_fingerprint", "FORMAT", "aux_key",
-           "module_closure_fingerprint", "dist_version", "static_files", "DYNAMIC_LOOKUPS", "CacheInfo"]
+           "module_closure_fingerprint", "dist_version", "static_files", "static_inputs", "DYNAMIC_LOOKUPS", "CacheInfo"]
 
 
 #: Names that look a definition up at run time (so the closure of named definitions may miss it): a
@@ -171,18 +175,22 @@ def _imported_modules(tree: ast.Module, package: str) -> set[str]:
     return {m for m in out if m}
 
 
-def _project_closure(module: str, paths: tuple[str, ...], seen: dict[str, bytes]) -> None:
-    """Add ``module`` and every project module it imports (transitively) to ``seen`` (name -> source)."""
+def _project_closure(module: str, paths: tuple[str, ...], seen: dict[str, bytes],
+                     outside: set[str] | None = None) -> None:
+    """Add ``module`` and every project module it imports (transitively) to ``seen`` (name -> source); the
+    imported names not found in the project go to ``outside``."""
     if module in seen:
         return
     f = _module_file(module, paths)
     if f is None:
+        if outside is not None:
+            outside.add(module)
         return
     data = f.read_bytes()
     seen[module] = data
     package = module if f.name == "__init__.py" else module.rpartition(".")[0]
     for m in _imports_of(data, package):
-        _project_closure(m, paths, seen)
+        _project_closure(m, paths, seen, outside)
 
 
 @functools.lru_cache(maxsize=256)
@@ -216,9 +224,10 @@ def target_fingerprint(module: str, paths: tuple[str, ...], names: set[str]) -> 
     Returns:
         The hex digest, or None when the module's source is not found on ``paths`` (then nothing is cached).
     """
-    f = _module_file(module, paths)
-    if f is None:
+    found = _target_file(module, paths)
+    if found is None:
         return None
+    f, installed = found
     text = f.read_text(encoding="utf-8", errors="surrogateescape")
     index = _module_index(text)
     if index is None:
@@ -240,14 +249,41 @@ def target_fingerprint(module: str, paths: tuple[str, ...], names: set[str]) -> 
         for seg in segments[name]:
             h.update(f"\0def {name}\0".encode())
             h.update(seg.encode("utf-8", "surrogateescape"))
-    project: dict[str, bytes] = {}
     package = module if f.name == "__init__.py" else module.rpartition(".")[0]
-    for m in sorted(_imported_modules(tree, package)):
-        _project_closure(m, paths, project)
+    project, outside = _closure(module, paths, _imports_of(text.encode("utf-8", "surrogateescape"), package),
+                                installed)
     for m in sorted(project):
         h.update(f"\0import {m}\0".encode())
         h.update(project[m])
+    for part in outside.digest_parts():
+        h.update(part)
     return h.hexdigest()
+
+
+def _target_file(module: str, paths: tuple[str, ...]) -> tuple[Path, bool] | None:
+    """The target module's source file and whether it is installed (found beyond ``paths``, on the workers'
+    search path), or None (no ``.py`` source anywhere: nothing is cached)."""
+    f = _module_file(module, paths)
+    if f is not None:
+        return f, False
+    hit = locate(module, worker_path())
+    if hit is None or hit[0].suffix != ".py":
+        return None
+    return hit[0], True
+
+
+def _closure(module: str, paths: tuple[str, ...], imported: set[str] | tuple[str, ...],
+             installed: bool) -> tuple[dict[str, bytes], InstalledClosure]:
+    """The project modules ``imported`` reaches (name -> source) and what they and the target reach beyond
+    the project (:func:`evalgap.verifier.cachedeps.installed_closure`)."""
+    project: dict[str, bytes] = {}
+    outside: set[str] = set()
+    for m in sorted(imported):
+        _project_closure(m, paths, project, outside)
+    if installed:  # importing ``a.b`` runs ``a/__init__.py`` first
+        parts = module.split(".")
+        outside |= {".".join(parts[:i]) for i in range(1, len(parts))}
+    return project, installed_closure(outside, paths, skip=project, target=module if installed else None)
 
 
 _Index = tuple[dict[str, list[str]], dict[str, list[str]], str, list[str], ast.Module]
@@ -327,14 +363,18 @@ def aux_key(kind: str, parts: dict[str, Any]) -> str:
 def module_closure_fingerprint(module: str, paths: tuple[str, ...]) -> str | None:
     """SHA-256 of the whole text of ``module`` and of every project module it imports, transitively (what a
     target's signatures depend on), or None when the module's source is not on ``paths``."""
-    seen: dict[str, bytes] = {}
-    _project_closure(module, paths, seen)
-    if module not in seen:
+    found = _target_file(module, paths)
+    if found is None:
         return None
+    seen, outside = _closure(module, paths, (module,) if not found[1] else (), found[1])
     h = hashlib.sha256()
+    if found[1]:
+        h.update(f"\0installed target {module}\0".encode() + found[0].read_bytes())
     for name in sorted(seen):
         h.update(f"\0{name}\0".encode())
         h.update(seen[name])
+    for part in outside.digest_parts():
+        h.update(part)
     return h.hexdigest()
 
 
@@ -353,13 +393,23 @@ def cacheable(v: EngineVerdict) -> bool:
 def static_files(module: str, paths: tuple[str, ...]) -> list[str]:
     """The files whose text the static key already covers: the target module's and those of the project
     modules it imports, transitively (the run-time record does not repeat them)."""
-    out: list[str] = []
-    seen: dict[str, bytes] = {}
-    _project_closure(module, paths, seen)
+    return static_inputs(module, paths)[0]
+
+
+def static_inputs(module: str, paths: tuple[str, ...]) -> tuple[list[str], list[str]]:
+    """``(files, roots)``: the files the static key covers (the target's, its project modules' and the
+    installed modules' it reaches) and the installed folders a run-time read in which is an input of the
+    verdict (:func:`evalgap.verifier.sandbox.record.classify`'s ``installed``)."""
+    found = _target_file(module, paths)
+    if found is None:
+        return [], []
+    seen, outside = _closure(module, paths, (module,) if not found[1] else (), found[1])
+    out = [str(found[0])] if found[1] else []
     for name in seen:
         f = _module_file(name, paths)
         if f is not None:
             out.append(str(f))
-    return out
+    out += [file for _, file in outside.modules]
+    return out, list(outside.roots)
 
 

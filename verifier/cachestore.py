@@ -30,7 +30,7 @@ from evalgap.verifier.findings import Budget, EngineVerdict, Verdict
 from evalgap.verifier.sandbox.mode import GUARD_ONLY, sandbox_mode
 from evalgap.verifier.sandbox.record import RunInputs
 
-__all__ = ["ResultCache", "CacheInfo", "FORMAT", "key_path", "load_key", "entry_mac", "key_id",
+__all__ = ["ResultCache", "CacheInfo", "FORMAT", "key_path", "load_key", "entry_mac", "key_id", "modified_since",
            "verdict_to_dict", "verdict_from_dict"]
 
 #: Version of the entry format; part of every key and of the folder name (2: MAC, inputs, per-key folder).
@@ -154,6 +154,18 @@ def _file_hash(path: str) -> str | None:
         return None
 
 
+def modified_since(paths: list[str] | tuple[str, ...], since: float) -> bool:
+    """Whether any of ``paths`` was modified after ``since`` (a ``time.time()``), or is gone."""
+    return any(_modified_since(p, since) for p in paths)
+
+
+def _modified_since(path: str, since: float) -> bool:
+    try:
+        return os.stat(path).st_mtime > since
+    except OSError:
+        return True
+
+
 @dataclass(frozen=True)
 class CacheInfo:
     """What ``evalgap cache info`` prints.
@@ -275,9 +287,12 @@ class ResultCache:
         self.hits, self.misses = counts[0], counts[1]
         return found
 
-    def put(self, key: str, verdict: EngineVerdict, inputs: RunInputs | None = None) -> None:
+    def put(self, key: str, verdict: EngineVerdict, inputs: RunInputs | None = None,
+            since: float | None = None) -> None:
         """Store ``verdict`` under ``key`` with the hashes of ``inputs.files``; nothing is stored when the
-        inputs cannot be enumerated, or for a ``verified`` under ``sandbox: python-guard``."""
+        inputs cannot be enumerated, for a ``verified`` under ``sandbox: python-guard``, or when an input file
+        was modified at or after ``since`` (a ``time.time()`` taken before the run: the hash taken now may not
+        be of what the run read)."""
         if inputs is not None and inputs.unenumerable:
             return
         if verdict.verdict is Verdict.VERIFIED and sandbox_mode() == GUARD_ONLY:
@@ -285,8 +300,8 @@ class ResultCache:
         hashes: dict[str, str] = {}
         for f in inputs.files if inputs is not None else ():
             h = _file_hash(f)
-            if h is None:
-                return  # gone since the run: nothing sound to store
+            if h is None or (since is not None and _modified_since(f, since)):
+                return  # gone or changed since the run started: nothing sound to store
             hashes[f] = h
         self.put_payload(key, verdict_to_dict(verdict), hashes)
 

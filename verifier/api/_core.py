@@ -63,6 +63,18 @@ def _cache(opts: Settings) -> ResultCache | None:
     return ResultCache(opts.cache_dir or default_cache_dir()) if opts.cache else None
 
 
+def _cache_is_empty(opts: Settings) -> bool:
+    """Whether the result cache holds no entry of any key (a first run, a fresh CI cache): nothing can be
+    answered from it, so the workers are started at once (one directory listing)."""
+    from evalgap.verifier.cache import FORMAT
+
+    root = (opts.cache_dir or default_cache_dir()) / f"v{FORMAT}"
+    try:
+        return not any(any(d.iterdir()) for d in root.iterdir() if d.is_dir())
+    except OSError:
+        return True
+
+
 def _is_suite(path: Path) -> bool:
     from evalgap.verifier.project.case import MANIFEST
 
@@ -171,7 +183,8 @@ def _emit(on_event: EventSink | None) -> Callable[[Any], None]:
 
 
 def check(spec: SpecInput, target: TargetInput = None, *, settings: Settings | None = None,
-          on_event: EventSink | None = None, tests: str | os.PathLike[str] | None = None) -> Any:
+          on_event: EventSink | None = None, tests: str | os.PathLike[str] | None = None,
+          server: bool | str | os.PathLike[str] = False) -> Any:
     """Check a spec against the code it is about and build its gap report.
 
     Args:
@@ -184,6 +197,10 @@ def check(spec: SpecInput, target: TargetInput = None, *, settings: Settings | N
         on_event: called with :mod:`evalgap.verifier.events` events (check started, requirement started and
             finished, check finished), possibly from worker threads, one at a time.
         tests: the project's pytest tests (a path), run once, traced, and mapped to requirements.
+        server: run the check in the ``evalgap serve`` server (True: at its default socket; a path: that
+            socket) instead of in this process: the same report, without the start-up of the imports and
+            the workers. ``spec`` must then be a path (a ``.req`` file or a case folder) and ``target`` a
+            name or a path.
 
     Returns:
         A :class:`~evalgap.verifier.report.gap.GapReport`; for a folder of case folders a
@@ -191,13 +208,23 @@ def check(spec: SpecInput, target: TargetInput = None, *, settings: Settings | N
 
     Raises:
         SpecError: the spec does not parse or check (file, line, column, caret).
-        VerifierError: a missing spec or target, a bad manifest, a bad setting (``UsageError``).
+        VerifierError: a missing spec or target, a bad manifest, a bad setting (``UsageError``); with
+            ``server``, :class:`~evalgap.verifier.server.ServerError` when no server is usable.
         Anything the target code does becomes a verdict, never an exception.
     """
+    if server:
+        from evalgap.verifier.server import check_via_server
+
+        if isinstance(spec, LoadedSpec) or isinstance(target, Target):
+            raise UsageError("a check through the server takes a spec path and a target name or path")
+        where = None if server is True else Path(os.fspath(server))
+        opts = settings or globals()["settings"](Path(spec) if Path(spec).is_dir() else Path(spec).parent)
+        return check_via_server(spec, target, opts, on_event=on_event, tests=tests, path=where)
     from evalgap.verifier.engines.run import check_spec, warm_up
     from evalgap.verifier.project.tests_map import run_tests
     from evalgap.verifier.report.gap import build_report, exit_code, spec_findings_from
     from evalgap.verifier.sandbox import isolation
+    from evalgap.verifier.sandbox.runner import prestart
 
     jobs_from = isolation.mark()  # the report says what this check's jobs (signature probe included) ran under
     send = _emit(on_event)
@@ -213,11 +240,13 @@ def check(spec: SpecInput, target: TargetInput = None, *, settings: Settings | N
             return run_suite(path, settings or globals()["settings"](path),
                              lambda row: send(CaseFinished(row.case, row.elapsed_s, row.matches)))
         opts = settings or globals()["settings"](path if path.is_dir() else path.parent)
-        if not opts.cache:
-            # one fork server per kind starts while the spec is parsed (with the cache: after lookups); the
-            # engine adds more once it knows how many requirements need them (a 1-requirement spec at -j 2 must
-            # not start two of each kind)
+        if not opts.cache or _cache_is_empty(opts):
+            # one fork server per kind starts while the spec is parsed and the signatures are probed (with a
+            # cache that has entries: after the lookups, which may answer everything); the engine adds more
+            # once it knows how many requirements need them (a 1-requirement spec at -j 2 must not start two
+            # of each kind)
             warm_up(opts, 1)
+            prestart(["signature-served"], 1)
         loaded, resolved, case = load_spec(path, target, opts=opts)
         spec_path = Path(loaded.files[0])
     else:

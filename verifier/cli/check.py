@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -97,6 +98,8 @@ class _Progress:
               help="Write a pytest reproducer file per refutation into DIR.")
 @click.option("--strength", is_flag=True, default=None, help="Also measure each passing requirement's spec "
               "strength by mutation analysis (one more check per mutant; flags `weak` requirements).")
+@click.option("--server", "use_server", is_flag=True, help="Run the check in the `evalgap serve` server (warm "
+              "workers; error when none listens). Also EVALGAP_SERVER=1.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress on standard error (the report is unchanged).")
 @click.option("-v", "--verbose", is_flag=True, help="Say which settings apply and where each came from "
               "(default, pyproject.toml, profile, command line), and print every engine's verdict and reason as "
@@ -104,8 +107,9 @@ class _Progress:
 @handles_errors()
 def check(spec: Path, target_arg: str | None, formats: tuple[str, ...], outputs: tuple[str, ...],
           budget: float | None, profile: str | None, jobs: int | None, fail_on: str | None,
-          tests_path: Path | None, analysis: bool, engines: str | None, seed: int | None, database_url: str | None, no_cache: bool,
-          emit_dir: Path | None, strength: bool | None, quiet: bool, verbose: bool) -> None:
+          tests_path: Path | None, analysis: bool, engines: str | None, seed: int | None, database_url: str | None,
+          no_cache: bool, emit_dir: Path | None, strength: bool | None, use_server: bool, quiet: bool,
+          verbose: bool) -> None:
     """Check SPEC (a .req file or a case folder with case.toml) against its target and print a gap report.
 
     SPEC may also be a folder of case folders (e.g. case_studies/): every case's default implementation is
@@ -133,14 +137,24 @@ def check(spec: Path, target_arg: str | None, formats: tuple[str, ...], outputs:
         _say_settings(settings)
     subject: Any = spec
     target: Any = target_arg
+    text = None
+    use_server = use_server or os.environ.get("EVALGAP_SERVER", "").lower() in ("1", "true", "yes")
     if stdin:
         from evalgap.specs_lang.textfile import STDIN_NAME
 
         text = read_stdin_spec()
-        subject, target, _ = evalgap.load_spec(STDIN_NAME, target_arg, opts=settings, text=text)
+        if not use_server:
+            subject, target, _ = evalgap.load_spec(STDIN_NAME, target_arg, opts=settings, text=text)
+        else:
+            subject = STDIN_NAME
     progress = _Progress(quiet, verbose)
     try:
-        report = evalgap.check(subject, target, settings=settings, on_event=progress, tests=tests_path)
+        if use_server:
+            from evalgap.verifier.server import check_via_server
+
+            report = check_via_server(subject, target, settings, on_event=progress, tests=tests_path, text=text)
+        else:
+            report = evalgap.check(subject, target, settings=settings, on_event=progress, tests=tests_path)
     finally:
         progress.close()
     assert isinstance(report, GapReport)

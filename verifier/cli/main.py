@@ -33,6 +33,7 @@ BUILTIN_COMMANDS: dict[str, str] = {
     "gate": f"{_C}.gate:gate", "author": f"{_C}.authoring:author", "export": f"{_C}.authoring:export",
     "schema": f"{_C}.reports:schema", "explain": f"{_C}.reports:explain", "diff": f"{_C}.reports:diff",
     "cache": f"{_C}.cache:cache", "mcp": f"{_C}.mcp:mcp", "lsp": f"{_C}.lsp:lsp",
+    "serve": f"{_C}.serve:serve",
 }
 
 
@@ -59,6 +60,7 @@ SHORT_HELP: dict[str, str] = {
     "lsp": "Serve the evalgap language server (diagnostics,...",
     "mcp": "Serve evalgap's tools (check, gate, lint, format,...",
     "schema": "Print the JSON Schema of the JSON gap report (the version...",
+    "serve": "Serve checks on a private Unix socket with warm workers,...",
 }
 
 

@@ -15,8 +15,9 @@ from typing import Any, Callable
 
 from evalgap.specs_lang import ast as A
 from evalgap.translators.to_icontract import Harness, Obligation, build_harness
-from evalgap.verifier.cache import (ResultCache, cacheable, default_cache_dir, entry_key, names_in, static_files,
+from evalgap.verifier.cache import (ResultCache, cacheable, default_cache_dir, entry_key, names_in, static_inputs,
                                     target_fingerprint)
+from evalgap.verifier.cachestore import modified_since
 from evalgap.verifier.engines import registry
 from evalgap.verifier.engines.common import (CPU_LIMIT_MARGIN_S, INTEGRITY_REASONS, ReplayResult, formal_text,
                                              replay, span_text)
@@ -98,6 +99,7 @@ def _cached_run(engine: str, req: A.Requirement, owner: object, ob: Obligation, 
         hit = cache.get(key) if key is not None else None
         if hit is not None:
             return replace(hit, cached=True)
+    started = time.time()
     with record.collecting() as seen:  # every worker's run-time record of what the target read
         v = _run_engine(engine, req, owner, ob, harness, hdir, target, source, opts, spec)
     if ob.model is not None and v.verdict is Verdict.REFUTED:
@@ -109,8 +111,15 @@ def _cached_run(engine: str, req: A.Requirement, owner: object, ob: Obligation, 
     if v.verdict is Verdict.REFUTED and v.reproducer is None:
         v = replace(v, reproducer=reproducer_snippet(ob, harness, target, v))
     if cache is not None and key is not None and cacheable(v):
-        inputs = record.classify(seen, target.paths, static_files(target.module, target.paths), [str(hdir)])
-        cache.put(key, v, inputs)  # not stored when the inputs cannot be enumerated
+        # the key again, after the run: a target (or anyone) that changed a file or a distribution's metadata
+        # the key covers while it ran must not leave a verdict under the key of what it changed from
+        if _cache_key(engine, ob, harness, target, opts) != key:
+            return v
+        covered, installed = static_inputs(target.module, target.paths)
+        if modified_since(covered, started):  # rewritten and restored while it ran
+            return v
+        inputs = record.classify(seen, target.paths, covered, [str(hdir)], installed)
+        cache.put(key, v, inputs, since=started)  # not stored when the inputs cannot be enumerated
     return v
 
 

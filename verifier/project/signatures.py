@@ -44,7 +44,7 @@ def target_signatures(target: Target, limits: Limits | None = None, cache: Resul
     Raises:
         TargetError: the target cannot be imported (the message holds the exception) or the worker died.
     """
-    key = None
+    key, fp = None, None
     if cache is not None:
         from evalgap.verifier.cache import aux_key, module_closure_fingerprint
 
@@ -56,7 +56,12 @@ def target_signatures(target: Target, limits: Limits | None = None, cache: Resul
                 return ModuleSig.from_json(hit)
             except (KeyError, TypeError, ValueError, AttributeError):
                 pass  # a malformed entry is rebuilt below (and overwritten)
-    out = run_worker("signature", {"paths": list(target.paths), "module": target.module},
+    from evalgap.verifier.sandbox import forkserver
+
+    # from the probe's fork server when one is warm or coming (`evalgap serve`, a check that prestarted it),
+    # else one spawned interpreter (`lint`: starting a server for one job costs more than spawning)
+    kind = "signature-served" if forkserver.enabled() and forkserver.pool().coming("signature-served") else "signature"
+    out = run_worker(kind, {"paths": list(target.paths), "module": target.module},
                      limits or Limits(cpu_s=PROBE_CPU_S, wall_s=min(2 * PROBE_WALL_S,
                                                                 wall_limit(PROBE_WALL_S / 3, PROBE_WALL_S / 3))))
     if out.result is None and out.status in ("timeout", "cpu-limit"):
@@ -73,5 +78,8 @@ def target_signatures(target: Target, limits: Limits | None = None, cache: Resul
     except (KeyError, TypeError, ValueError) as exc:
         raise TargetError(f"malformed signatures of {target.display}: {exc}") from None
     if cache is not None and key is not None:
-        cache.put_payload(key, sig.to_json())
+        from evalgap.verifier.cache import module_closure_fingerprint
+
+        if module_closure_fingerprint(target.module, target.paths) == fp:  # unchanged while the probe ran
+            cache.put_payload(key, sig.to_json())
     return sig

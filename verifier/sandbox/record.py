@@ -237,7 +237,7 @@ _OWN_PACKAGES = ("evalgap", "evalgap.verifier", "evalgap.translators", "evalgap.
 
 
 def classify(records: Sequence[tuple[str, Any]], project: Sequence[str], covered: Sequence[str],
-             ignore: Sequence[str] = ()) -> RunInputs:
+             ignore: Sequence[str] = (), installed: Sequence[str] = ()) -> RunInputs:
     """Judge the records of one verdict's workers (parent side).
 
     Args:
@@ -247,6 +247,10 @@ def classify(records: Sequence[tuple[str, Any]], project: Sequence[str], covered
         covered: files the static cache key already covers (the target module, its imported project
             modules): not repeated.
         ignore: further folders whose files are not inputs (the harness folder).
+        installed: folders (or files) of the installed modules the target reaches and of their
+            distributions (:func:`evalgap.verifier.cache.static_inputs`): a file read there that ``covered``
+            does not hold (a data table, the ``METADATA``) is an input, although it lies in an environment
+            folder.
 
     Returns:
         The :class:`RunInputs`.
@@ -258,6 +262,7 @@ def classify(records: Sequence[tuple[str, Any]], project: Sequence[str], covered
     env = [r for r in _environment_roots() if not any(_under(p, [r]) for p in proj)]
     skip = [os.path.realpath(p) for p in ignore] + env
     done = {os.path.realpath(c) for c in covered}
+    own = [os.path.realpath(p) for p in installed]
     files: dict[str, None] = {}
     for kind, rec in records:
         if not isinstance(rec, dict):
@@ -275,7 +280,12 @@ def classify(records: Sequence[tuple[str, Any]], project: Sequence[str], covered
             if not isinstance(raw, str) or raw in _HARMLESS:
                 continue
             path = os.path.realpath(_source_of(raw))
-            if _under(path, skip) or path in done:
+            if path in done:
+                continue
+            if _under(path, own) and os.path.isfile(path):
+                files[path] = None
+                continue
+            if _under(path, skip):
                 continue
             if not _under(path, proj):
                 return RunInputs(unenumerable=f"read a file outside the project: {raw}")

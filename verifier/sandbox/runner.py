@@ -5,7 +5,8 @@ Each call runs the worker kind's ``main([REQUEST.json, RESULT.json])`` with:
 * ``RLIMIT_CPU`` (CPU seconds) and ``RLIMIT_AS`` (address space, bytes);
 * a wall-clock timeout after which the whole process group is killed;
 * a private temporary job folder (deleted afterwards; its ``cwd`` is also ``HOME`` and ``TMPDIR``), no stdin,
-  a scrubbed environment (``PATH``, ``LANG``, ``PYTHONHASHSEED`` one of :data:`HASH_SEEDS`);
+  a scrubbed environment (``PATH``, ``LANG``, ``PYTHONHASHSEED`` one of :data:`HASH_SEEDS`, the caller's
+  ``PYTHONPATH``);
 * the OS isolation of :mod:`evalgap.verifier.sandbox.isolation` (namespaces, Landlock, seccomp: writes only in
   the job folder, no network, no process outliving the job), or, where the kernel offers none, only the
   audit-hook guard (:mod:`evalgap.verifier.sandbox.guard`) that the worker installs in any case; the
@@ -128,6 +129,8 @@ def _scrubbed_env(home: str, hash_seed: int | None = None) -> dict[str, str]:
         "PYTHONDONTWRITEBYTECODE": "1",
         "PYTHONIOENCODING": "utf-8",
     }
+    if os.environ.get("PYTHONPATH"):  # where the user's interpreter finds installed modules (a --target module);
+        env["PYTHONPATH"] = os.environ["PYTHONPATH"]  # the cache key follows the same path (cachedeps.worker_path)
     return env
 
 

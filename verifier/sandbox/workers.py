@@ -81,6 +81,8 @@ for _w in (
                                                                "asyncio")),
     WorkerKind("database", f"{_V}.engines.database_worker", ("hypothesis", "hypothesis.strategies", "sqlite3")),
     WorkerKind("signature", f"{_V}.project.signature_worker"),
+    # the same probe from a small fork server (check's signature probe: warm in `evalgap serve`)
+    WorkerKind("signature-served", f"{_V}.project.signature_worker", ("inspect", "ast", "textwrap")),
     WorkerKind("tests", f"{_V}.project.tests_worker"),
     WorkerKind("clause", f"{_V}.authoring.clause_worker"),
     WorkerKind("diffbehavior", f"{_V}.gate.diffbehavior_worker"),
