@@ -27,7 +27,8 @@ from evalgap.translators.to_z3.expr import FuncSig
 from evalgap.translators.to_z3.types import RecordSchema, Ty, sort_of, ty_from_ref
 from evalgap.translators.to_z3.values import Val
 
-__all__ = ["Z3Requirement", "FunctionModel", "build_function_models", "antecedent_sites", "function_sigs"]
+__all__ = ["Z3Requirement", "FunctionModel", "build_function_models", "antecedent_sites", "function_sigs",
+           "requirement_model"]
 
 
 @dataclass(frozen=True)
@@ -45,6 +46,8 @@ class Z3Requirement:
             the condition is satisfiable iff the left side can be true (used by the vacuity query).
         unsupported: ``not in the Z3 fragment: <construct>`` when the translation failed.
         notes: approximations made (floats as reals ...).
+        derived: a copy of another requirement read in this context (a class invariant before or after a
+            method call): not itself checked for redundancy or vacuity, its ID carries a suffix.
     """
 
     id: str
@@ -57,6 +60,7 @@ class Z3Requirement:
     antecedents: tuple[tuple[str, z3.BoolRef], ...] = ()
     unsupported: str | None = None
     notes: tuple[str, ...] = ()
+    derived: bool = False
 
 
 @dataclass(frozen=True)
@@ -120,8 +124,10 @@ def function_sigs(spec: A.Spec, records: Mapping[str, RecordSchema] | None = Non
     return out
 
 
-def _requirement(req: A.Requirement, env: dict[str, Val], ctx: SpecContext,
-                 raises_when: list[A.Expr]) -> Z3Requirement:
+def requirement_model(req: A.Requirement, env: dict[str, Val], ctx: SpecContext,
+                      raises_when: list[A.Expr]) -> Z3Requirement:
+    """One requirement of a function or method in Z3 form over ``env`` (parameters, ``result``, ``self``);
+    ``raises_when`` are the ``when`` conditions of the block (an ``ensures`` is read where none holds)."""
     if req.informal is not None:
         return Z3Requirement(req.id, req.prose, "informal", req.span)
     requires = [c for c in req.clauses if isinstance(c, A.Requires)]
@@ -222,7 +228,7 @@ def build_function_models(spec: A.Spec, ctx: SpecContext | None = None) -> list[
         # a requirement's own `let`s are substituted: the conditions are read in other requirements too
         raises_when = [c.when for r in f.requirements for c in inline_lets(r.clauses) if isinstance(c, A.Raises)]
         assumes = [_assume(a, env, ctx) for a in ctx.assumes_for({p.name for p in f.params})]
-        reqs = tuple(assumes) + tuple(_requirement(r, env, ctx, raises_when) for r in f.requirements)
+        reqs = tuple(assumes) + tuple(requirement_model(r, env, ctx, raises_when) for r in f.requirements)
         self_calls = calls_name(f.requirements, f.name)
         sig = ctx.functions.get(f.name)
         if self_calls and result is not None and sig is not None:
