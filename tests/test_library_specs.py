@@ -57,12 +57,12 @@ def test_sortedkeylist_model_matches_the_library_on_a_key_collision() -> None:
     planted copy does not: with a key that maps 1 and 2 together, discard(2) must keep 1."""
     import sys
 
-    from sortedcontainers import SortedKeyList
+    from sortedcontainers import SortedKeyList  # type: ignore[import-untyped]
 
     sys.path.insert(0, str(LIB))
     try:
-        from planted_sorted import SortedKeyList as Planted
-        from sortedkey_model import SortedKeyModel
+        from planted_sorted import SortedKeyList as Planted  # type: ignore[import-not-found]
+        from sortedkey_model import SortedKeyModel  # type: ignore[import-not-found]
     finally:
         sys.path.remove(str(LIB))
 

@@ -76,12 +76,12 @@ def patterns(draw: Any) -> str:
 def _member(s: str, r: z3.ReRef) -> bool:
     term = z3.simplify(z3.InRe(z3.StringVal(s), r))
     if z3.is_true(term) or z3.is_false(term):
-        return z3.is_true(term)
+        return bool(z3.is_true(term))
     solver = z3.Solver()
     solver.add(term)
     res = solver.check()
     assert res != z3.unknown
-    return res == z3.sat
+    return bool(res == z3.sat)
 
 
 def _pattern_fixes(p: str) -> str:

@@ -240,7 +240,8 @@ def _method(cls: A.ClassDecl, m: A.MethodDecl, ctx: SpecContext, state_ty: Ty | 
     raises_when = [c.when for r in lowered for c in r.clauses if isinstance(c, A.Raises)]
     reqs = [requirement_model(r, env, ctx, raises_when) for r in lowered]
     derived: list[Z3Requirement] = []
-    if pre_state is not None and post_state is not None and any(r.formula is not None for r in reqs):
+    if state_ty is not None and pre_state is not None and post_state is not None \
+            and any(r.formula is not None for r in reqs):
         normal = z3.BoolVal(True)
         if raises_when:
             try:
@@ -279,7 +280,8 @@ def build_class_models(spec: A.Spec, ctx: SpecContext | None = None) -> list[Cla
         if state_ty is not None:
             state = _STATE.setdefault(state_ty, z3.Const(f"{cls.name}.self", sort_of(state_ty)))
             env["self"] = Val(state_ty, state)
-        invs, others = [], []
+        invs: list[Z3Requirement] = []
+        others: list[Z3Requirement] = []
         for r in cls.requirements:
             if r.informal is not None:
                 continue
