@@ -71,6 +71,6 @@ def render_analysis_text(report: AnalysisReport, stream: TextIO, heading: bool =
         text = "analysis: nothing to analyse"
     else:
         n_real = sum(n for k, n in c.items() if k not in NOTE_KINDS)
-        text = (f"analysis: {n_real} spec finding(s)" + (f" ({', '.join(real)})" if real else "")
+        text = ((f"analysis: {n_real} spec finding(s) ({', '.join(real)})" if real else "analysis: no spec findings")
                 + (f"; notes: {', '.join(notes)}" if notes else ""))
     stream.write(text + f"  [{report.elapsed_s:.1f} s]\n")
