@@ -5,8 +5,9 @@ Each module maps the names a clause may read to the kind of value a call gives (
 ``list[str]``, ``any``), ``const:KIND`` for a constant, or ``class`` for a class whose methods are allowed; anything else of an allowed module is
 EG229, and the clock reads of ``datetime`` (``now``, ``today``, ``utcnow``, ``fromtimestamp``, ...) are EG219
 (impure). Every name listed is a pure function, a constant or a constructor of immutable values: a clause's
-value depends only on its arguments. The harness imports these modules; the Z3 translation supports none of
-them (the requirement is EG308 there, i.e. ``unknown`` for the analysis, never a wrong finding).
+value depends only on its arguments. The harness imports these modules; the Z3 translation supports only ``re.fullmatch``/``match``/``search``
+with a literal pattern of a documented subset (translators/to_z3/regex.py); any other use is EG308 there,
+i.e. ``unknown`` for the analysis, never a wrong finding.
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ pytest.importorskip("sortedcontainers", reason="sortedcontainers is in the test 
 pytest.importorskip("slugify", reason="python-slugify is in the test extra")
 
 
-def _verdict(spec_name: str, target: str | None) -> tuple[Verdict | None, list[str]]:
+def _results(spec_name: str, target: str | None) -> dict[str, tuple[Verdict | None, dict[str, Verdict], list[str]]]:
     spec = LIB / spec_name
     parsed = parse_file(spec)
     source = spec.read_text(encoding="utf-8")
@@ -28,14 +28,53 @@ def _verdict(spec_name: str, target: str | None) -> tuple[Verdict | None, list[s
     tgt = resolve_target(target or parsed.target, LIB)
     res = check_spec(parsed, source, tgt, Settings(engines=("crosshair", "hypothesis"), jobs=1, cache=False,
                                                    budget_s=6.0))
-    assert len(res) == 1
-    return res[0].verdict, [v.reason for v in res[0].verdicts]
+    return {r.id: (r.verdict, {v.engine: v.verdict for v in r.verdicts}, [v.reason for v in r.verdicts])
+            for r in res}
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("spec, planted", [("sortedlist.req", "planted_sorted.py"), ("slugify.req", "planted_slug.py")])
-def test_real_library_holds_and_planted_bug_is_refuted(spec: str, planted: str) -> None:
-    real, why = _verdict(spec, None)
-    assert real in (Verdict.VERIFIED, Verdict.NO_COUNTEREXAMPLE), why
-    bad, why = _verdict(spec, planted)
-    assert bad is Verdict.REFUTED, why
+@pytest.mark.parametrize("spec, planted, ids", [("sortedlist.req", "planted_sorted.py", ("SK-1", "SL-1")),
+                                                ("slugify.req", "planted_slug.py", ("SG-1",))])
+def test_real_library_holds_and_planted_bug_is_refuted(spec: str, planted: str, ids: tuple[str, ...]) -> None:
+    real = _results(spec, None)
+    assert tuple(sorted(real)) == ids
+    for rid, (verdict, engines, why) in real.items():
+        if verdict is Verdict.UNKNOWN:
+            # CrossHair may run out of wall-clock time on a loaded machine (measured on a shared 2-core box:
+            # the 49 s limit at budget 6 s for SL-1, SK-1 and SG-1); then nothing may refute the library and
+            # Hypothesis must pass
+            assert engines.get("hypothesis") is Verdict.NO_COUNTEREXAMPLE, why
+            assert engines.get("crosshair") is Verdict.UNKNOWN and "timeout" in " ".join(why), why
+            continue
+        assert verdict in (Verdict.VERIFIED, Verdict.NO_COUNTEREXAMPLE), (rid, why)
+    bad = _results(spec, planted)
+    for rid, (verdict, _, why) in bad.items():
+        assert verdict is Verdict.REFUTED, (rid, why)
+
+
+def test_sortedkeylist_model_matches_the_library_on_a_key_collision() -> None:
+    """The reference model (specs/libraries/sortedkey_model.py) and the real SortedKeyList agree where the
+    planted copy does not: with a key that maps 1 and 2 together, discard(2) must keep 1."""
+    import sys
+
+    from sortedcontainers import SortedKeyList  # type: ignore[import-untyped]
+
+    sys.path.insert(0, str(LIB))
+    try:
+        from planted_sorted import SortedKeyList as Planted  # type: ignore[import-not-found]
+        from sortedkey_model import SortedKeyModel  # type: ignore[import-not-found]
+    finally:
+        sys.path.remove(str(LIB))
+
+    def key(v: int) -> int:
+        return v // 10
+
+    for cls in (SortedKeyList, SortedKeyModel):
+        s = cls([], key)
+        s.add(1)
+        s.discard(2)
+        assert s.count(1) == 1 and s.bisect_left(5) == 0 and s.bisect_key_right(0) == 1
+    p = Planted([], key)
+    p.add(1)
+    p.discard(2)
+    assert p.count(1) == 0  # the planted bug

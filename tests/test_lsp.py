@@ -194,3 +194,29 @@ def test_the_textmate_grammar_compiles_and_marks_requirement_ids() -> None:
     for p in grammar["patterns"]:
         if "match" in p:
             re.compile(p["match"])
+
+
+RAISING = "def withdraw(balance: int, amount: int) -> int:\n    if amount > balance:\n" \
+          "        raise ValueError('insufficient funds')\n    return balance - amount\n"
+WARN_SPEC = """\
+spec w "warn"
+  target: w_t.py
+
+function withdraw(balance: int, amount: int) -> int
+  requirement W-1 "The new balance is balance - amount."
+    ensures result == balance - amount
+"""
+
+
+def test_lint_on_save_shows_lint_warnings(tmp_path: Path) -> None:
+    """EG230 (an `ensures` forbids an exception the target raises) is a Warning diagnostic on save."""
+    (tmp_path / "w_t.py").write_text(RAISING, encoding="utf-8")
+    spec = tmp_path / "w.req"
+    spec.write_text(WARN_SPEC, encoding="utf-8")
+    diags = F.lint_diagnostics(str(spec))
+    assert [(d.code, d.severity, d.range.start.line) for d in diags] == [
+        ("EG230", T.DiagnosticSeverity.Warning, 5)]
+    assert "raises ValueError" in diags[0].message and "hint: say when it may" in diags[0].message
+    spec.write_text(WARN_SPEC.replace("    ensures", "    raises ValueError when amount > balance\n    ensures"),
+                    encoding="utf-8")
+    assert F.lint_diagnostics(str(spec)) == []  # said when it raises: no warning

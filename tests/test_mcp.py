@@ -141,3 +141,21 @@ def test_evalgap_mcp_serves_on_stdio(tmp_path: Path) -> None:
             return [t.name for t in (await client.list_tools()).tools]
 
     assert asyncio.run(main()) == list(TOOLS)
+
+
+def test_lint_spec_returns_the_lint_warnings(tmp_path: Path) -> None:
+    """EG230 reaches the agent as a warning of ``lint_spec`` (``ok`` stays true: warnings do not fail)."""
+    (tmp_path / "w_t.py").write_text("def withdraw(balance: int, amount: int) -> int:\n    if amount > balance:\n"
+                                     "        raise ValueError('no')\n    return balance - amount\n", encoding="utf-8")
+    (tmp_path / "w.req").write_text('spec w "warn"\n  target: w_t.py\n\nfunction withdraw(balance: int, amount: int)'
+                                    ' -> int\n  requirement W-1 "New balance."\n    ensures result == balance - amount\n',
+                                    encoding="utf-8")
+    limits = ServerLimits(max_budget_s=2.0, root=tmp_path)
+
+    async def body(client: Client) -> Any:
+        return await client.call_tool("lint_spec", {"spec": "w.req"})
+
+    out = _session(limits, body).structured_content
+    assert out["ok"] is True and out["diagnostics"] == []
+    assert [(w["code"], w["line"], w["col"]) for w in out["warnings"]] == [("EG230", 6, 5)]
+    assert "raises ValueError" in out["warnings"][0]["message"] and "raises ValueError when" in out["warnings"][0]["hint"]

@@ -274,6 +274,10 @@ class RequirementResult:
         return None
 
 
+#: Kinds of :class:`SpecFinding` that are notes about the analysis, not findings about the spec.
+NOTE_KINDS = frozenset({"consistent", "realizable", "approximated", "repair", "unknown"})
+
+
 @dataclass(frozen=True)
 class SpecFinding:
     """A finding about the spec itself (not a verdict about code): the one model for the Z3 analysis
@@ -316,6 +320,14 @@ class SpecFinding:
         if self.witness:
             text = f"{text}\nwitness: {self.witness}"
         return text.strip()
+
+    @property
+    def is_note(self) -> bool:
+        """True for what the analysis says about itself rather than a problem of the spec: ``consistent``,
+        ``realizable``, ``approximated``, ``repair`` and ``unknown`` (e.g. EG308 "not in the Z3 fragment").
+        Reports count only the others (conflict, vacuous, redundant, unrealizable, witness, violation) as
+        spec findings and list the notes apart."""
+        return self.kind in NOTE_KINDS
 
     @property
     def level(self) -> str:

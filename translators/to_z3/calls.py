@@ -1,7 +1,8 @@
 """Calls, quantifier domains, comprehensions and slices in the Z3 translation.
 
-Builtins in the fragment: ``len abs min max sum all any set list reversed int float bool range enumerate``
-and the string methods ``startswith``/``endswith``. ``sum``, ``min``/``max`` of a list and ``reversed``
+Builtins in the fragment: ``len abs min max sum all any set list reversed int float bool range enumerate``,
+the string methods ``startswith``/``endswith`` and ``re.fullmatch``/``re.match``/``re.search`` for the
+pattern subset of :mod:`.regex` (their value has kind ``match``: truthy when not None). ``sum``, ``min``/``max`` of a list and ``reversed``
 become recursive function definitions over sequences (Z3 ``RecFunction``); calls of target functions
 become uninterpreted functions; user helpers are inlined (recursive ones become recursive functions).
 """
@@ -360,12 +361,27 @@ def _helper(t: Translator, n: A.Call, name: str) -> Val:
     return Val(h.result, f(*[a.term for a in cargs]))
 
 
+def _re_call(t: Translator, n: A.Call, func: str) -> Val:
+    """``re.fullmatch/match/search(pattern, s)``: a value of kind ``match`` whose term is "not None"."""
+    from evalgap.translators.to_z3.regex import MATCH, re_call_term
+
+    if len(n.args) != 2 or n.keywords:
+        raise UnsupportedConstruct(f"re.{func}() with flags or other than two arguments", n.span)
+    subject = t.expr(n.args[1])
+    if subject.ty != STR:
+        raise UnsupportedConstruct(f"re.{func}() of {subject.ty}", n.span)
+    return Val(MATCH, re_call_term(func, n.args[0], subject.term, n.span))
+
+
 def call(t: Translator, n: A.Call) -> Val:
     """A call: a user helper, a target function (uninterpreted), a builtin or a string method.
 
     Raises:
         UnsupportedConstruct: anything else (``sorted``, ``str()``, methods of lists ...).
     """
+    if isinstance(n.func, A.Attribute) and isinstance(n.func.value, A.Name) and n.func.value.id == "re" \
+            and "re" not in t.env and "re" not in t.lazy:
+        return _re_call(t, n, n.func.attr)
     if isinstance(n.func, A.Attribute):
         obj = t.expr(n.func.value)
         if obj.ty == STR and n.func.attr in ("startswith", "endswith") and len(n.args) == 1:

@@ -8,6 +8,8 @@ The rules that differ from SMT-LIB and are implemented here:
 * ``/`` on ints gives a real (exact: Python's float rounding is not modelled, and a note says so);
 * ``True + 1 == 2``: bools are promoted to 0/1 in arithmetic and comparisons;
 * chained comparisons ``a < b < c`` evaluate ``b`` once and stop at the first false link;
+* ``re.fullmatch(p, s) is not None`` (and ``match``/``search``) is membership in a Z3 regular expression
+  for the pattern subset of :mod:`.regex`;
 * ``and``/``or`` return an operand (``0 or 5`` is 5), and short-circuit;
 * ``xs[-1]`` is the last element; indexing out of range, dividing by zero, ``min([])`` raise in Python:
   each such *definedness condition* is collected under the short-circuit guards that lead to it, and a
@@ -324,6 +326,11 @@ def _compare(t: Translator, n: A.Compare) -> Val:
                 raise UnsupportedConstruct("range() inside a comparison chain", n.span)
             link = _in_range(t, left, comp)
             links.append(link if op == "in" else z3.Not(link))
+            break
+        if op in ("is", "is not") and isinstance(comp, A.Const) and comp.value is None:
+            if k != len(n.ops) - 1 or left.ty is None or left.ty.kind != "match":
+                raise UnsupportedConstruct(f"`{op} None` other than on the value of re.match()", n.span)
+            links.append(z3.Not(left.term) if op == "is" else left.term)
             break
         right = t.guarded(z3.And(*links), comp) if links else t.expr(comp)
         links.append(compare(t, op, left, right, n.span))

@@ -32,7 +32,8 @@ from evalgap.translators.to_z3.expr import FuncSig
 from evalgap.translators.to_z3.types import RecordSchema, Ty, sort_of, ty_from_ref
 from evalgap.translators.to_z3.values import Val
 
-__all__ = ["Z3Requirement", "FunctionModel", "build_function_models", "antecedent_sites", "function_sigs"]
+__all__ = ["Z3Requirement", "FunctionModel", "build_function_models", "antecedent_sites", "function_sigs",
+           "requirement_model"]
 
 
 @dataclass(frozen=True)
@@ -52,6 +53,8 @@ class Z3Requirement:
         notes: approximations made (floats as reals ...).
         may_raise: the classes a ``may raise`` clause of the requirement allows (the report lists them among
             what narrows the requirement).
+        derived: a copy of another requirement read in this context (a class invariant before or after a
+            method call): not itself checked for redundancy or vacuity, its ID carries a suffix.
     """
 
     id: str
@@ -65,6 +68,7 @@ class Z3Requirement:
     unsupported: str | None = None
     notes: tuple[str, ...] = ()
     may_raise: tuple[str, ...] = ()
+    derived: bool = False
 
 
 @dataclass(frozen=True)
@@ -144,8 +148,11 @@ def _outcome(post: z3.BoolRef, may: tuple[str, ...], raised: tuple[z3.ArithRef, 
     return z3.Or(z3.And(exc == 0, post), *allowed) if allowed else z3.And(exc == 0, post)
 
 
-def _requirement(req: A.Requirement, env: dict[str, Val], ctx: SpecContext, raises_when: list[A.Expr],
-                 raised: tuple[z3.ArithRef, tuple[str, ...]] | None = None) -> Z3Requirement:
+def requirement_model(req: A.Requirement, env: dict[str, Val], ctx: SpecContext, raises_when: list[A.Expr],
+                      raised: tuple[z3.ArithRef, tuple[str, ...]] | None = None) -> Z3Requirement:
+    """One requirement of a function or method in Z3 form over ``env`` (parameters, ``result``, ``self``);
+    ``raises_when`` are the ``when`` conditions of the block (an ``ensures`` is read where none holds);
+    ``raised``: the call's outcome variable and the ``may raise`` classes of the function, or None."""
     if req.informal is not None:
         return Z3Requirement(req.id, req.prose, "informal", req.span)
     requires = [c for c in req.clauses if isinstance(c, A.Requires)]
@@ -253,7 +260,7 @@ def build_function_models(spec: A.Spec, ctx: SpecContext | None = None) -> list[
         raised = (z3.Int("eg_raised"), names) if names else None
         if raised is not None:
             axioms += [raised[0] >= 0, raised[0] <= len(names)]
-        reqs = tuple(assumes) + tuple(_requirement(r, env, ctx, raises_when, raised) for r in f.requirements)
+        reqs = tuple(assumes) + tuple(requirement_model(r, env, ctx, raises_when, raised) for r in f.requirements)
         if len(lists) > 1:  # different allow-lists: a subclass relation between their classes is not modelled
             why = "`may raise` classes are compared by name (a subclass relation between them is not modelled)"
             reqs = tuple(dataclasses.replace(r, notes=r.notes + (why,)) if r.may_raise else r for r in reqs)

@@ -59,6 +59,8 @@ def truthy(v: Val, span: Span = NOSPAN) -> z3.BoolRef:
         return z3.BoolVal(len(v.ty.args) > 0)
     if k == "record":
         return z3.BoolVal(True)
+    if k == "match":  # a Match object is truthy, None is not
+        return t
     raise UnsupportedConstruct(f"truth value of {v.ty}", span)
 
 
@@ -127,6 +129,8 @@ def seq_of(ty: Ty, elems: tuple[Val, ...]) -> z3.ExprRef:
 def eq(a: Val, b: Val, span: Span = NOSPAN) -> z3.BoolRef:
     """Python's ``a == b``: numeric values compare by value across int/bool/float; values of unrelated
     types are never equal (``1 == "1"`` is False)."""
+    if "match" in (getattr(a.ty, "kind", None), getattr(b.ty, "kind", None)):
+        raise UnsupportedConstruct("`==` on the value of re.match() (compare it with `is None`)", span)
     ty = common_type(a.ty, b.ty, span)
     if ty is None:
         if a.ty is None and b.ty is None:

@@ -2,8 +2,9 @@
 ``analysis`` part of ``evalgap check``): builds the Z3 models (translators.to_z3), runs the queries
 (verifier.z3_backend) and returns an :class:`~evalgap.verifier.analysis.spec_findings.AnalysisReport`.
 
-Requirements outside the Z3 fragment (scenarios calling the target, class invariants, ``old()``,
-``sorted()`` ...) are reported one by one as ``unknown (not in the Z3 fragment: <construct>)``.
+Class specs are analysed over the object's state (invariants; method requirements before/after the call,
+verifier.analysis.z3_backend.classes). Requirements outside the Z3 fragment (scenarios calling the target,
+``model`` clauses, ``old()`` in a function, ``sorted()`` ...) are reported one by one as ``unknown (not in the Z3 fragment: <construct>)``.
 """
 
 from __future__ import annotations
@@ -34,11 +35,10 @@ DEFAULT_TIMEOUT_S = 5.0
 def _outside(spec: A.Spec) -> list[SpecFinding]:
     out = []
     for req, owner in spec.all_requirements():
-        if req.informal is not None or isinstance(owner, (A.FunctionDecl, A.ConfigDecl)):
+        if req.informal is not None or isinstance(owner, (A.FunctionDecl, A.ConfigDecl, A.ClassDecl, A.MethodDecl)):
             continue
         kinds = sorted({type(c).__name__.lower() for c in req.clauses})
-        where = "class" if isinstance(owner, (A.ClassDecl, A.MethodDecl)) else "top level"
-        out.append(SpecFinding(NOT_IN_FRAGMENT, "unknown", "unknown", f"{where}", (req.id,),
+        out.append(SpecFinding(NOT_IN_FRAGMENT, "unknown", "unknown", "top level", (req.id,),
                                f"{req.id}: unknown (not in the Z3 fragment: {', '.join(kinds)} clause)"))
     return out
 
@@ -52,11 +52,13 @@ def analyze_spec(spec: A.Spec, timeout_s: float = DEFAULT_TIMEOUT_S) -> Analysis
 
     Returns:
         The report: per function (consistency, vacuity, redundancy, realizability, weak-spec witnesses),
-        per config (consistency, redundancy), and an ``unknown`` per requirement not in the fragment.
+        per class (invariants; each method with the invariants before and after the call), per config (consistency, redundancy), and an ``unknown`` per requirement not in the fragment.
     """
     from evalgap.translators.to_z3 import build_function_models, spec_context
+    from evalgap.translators.to_z3.classes import build_class_models
     from evalgap.translators.to_z3.config import build_config_model
     from evalgap.verifier.analysis.z3_backend import analyze_function
+    from evalgap.verifier.analysis.z3_backend.classes import analyze_class
     from evalgap.verifier.analysis.z3_backend.configs import analyze_config
 
     t0 = time.monotonic()
@@ -64,6 +66,8 @@ def analyze_spec(spec: A.Spec, timeout_s: float = DEFAULT_TIMEOUT_S) -> Analysis
     findings: list[SpecFinding] = []
     for m in build_function_models(spec, ctx):
         findings += analyze_function(m, timeout_s)
+    for cm in build_class_models(spec, ctx):
+        findings += analyze_class(cm, timeout_s)
     for cfg in spec.configs:
         try:
             findings += analyze_config(build_config_model(spec, cfg, None, ctx), timeout_s)

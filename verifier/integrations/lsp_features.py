@@ -59,7 +59,8 @@ def from_lsp(text: str, pos: T.Position) -> tuple[str, int]:
     return here, len(here)
 
 
-def _diagnostic(text: str, d: Diagnostic) -> T.Diagnostic:
+def _diagnostic(text: str, d: Diagnostic,
+                severity: T.DiagnosticSeverity = T.DiagnosticSeverity.Error) -> T.Diagnostic:
     sp = d.span
     start = to_lsp(text, sp.line, sp.col)
     if (sp.end_line, sp.end_col) > (sp.line, sp.col):
@@ -68,7 +69,7 @@ def _diagnostic(text: str, d: Diagnostic) -> T.Diagnostic:
         end = T.Position(line=start.line, character=start.character + 1)
     message = d.message + (f"\nhint: {d.hint}" if d.hint else "")
     return T.Diagnostic(range=T.Range(start=start, end=end), message=message, code=d.code, source=SOURCE,
-                        severity=T.DiagnosticSeverity.Error)
+                        severity=severity)
 
 
 def _parse(text: str, path: str) -> A.Spec:
@@ -101,13 +102,17 @@ def diagnostics(text: str, path: str) -> list[T.Diagnostic]:
 
 def lint_diagnostics(path: str) -> list[T.Diagnostic]:
     """:func:`evalgap.lint` of the saved file ``path``, with the target's real signatures (read in a
-    sandboxed subprocess): the EG2xx problems only the target can show (EG211, EG212, ...). A problem that
-    is not about the spec text (an unimportable target) is one diagnostic on the ``target:`` line."""
+    sandboxed subprocess): the EG2xx problems only the target can show (EG211, EG212, ...), as errors, and
+    the lint warnings (EG230: an ``ensures`` forbids an exception the target raises), as warnings. A
+    problem that is not about the spec text (an unimportable target) is one diagnostic on the ``target:``
+    line."""
     import evalgap
 
     text = Path(path).read_text(encoding="utf-8")
     result = evalgap.lint(path)
     out = [_diagnostic(text, d) for d in result.diagnostics if Path(d.span.file) == Path(path)]
+    out += [_diagnostic(text, d, T.DiagnosticSeverity.Warning) for d in result.warnings
+            if Path(d.span.file) == Path(path)]  # lint warnings (EG230 ...): they do not fail the lint
     if result.error is not None:
         line = next((i for i, t in enumerate(text.splitlines()) if t.strip().startswith("target:")), 0)
         rng = T.Range(start=T.Position(line=line, character=0), end=T.Position(line=line + 1, character=0))

@@ -170,9 +170,12 @@ def build_server(limits: ServerLimits | None = None) -> MCPServer:
     @server.tool()
     def lint_spec(spec: str, target: str | None = None) -> dict[str, Any]:
         """Lint a spec: syntax, structure, names, types and the target's real signatures (read in a sandboxed
-        subprocess). Returns ok, the diagnostics (EG codes with 1-based line/col ranges) and the rendered text."""
+        subprocess). Returns ok, the diagnostics (EG codes with 1-based line/col ranges), the warnings (e.g.
+        EG230: an `ensures` forbids an exception the target raises; they do not make ok false) and the
+        rendered text."""
         result = evalgap.lint(_path(lim, spec), target)
         return {"ok": result.ok, "file": result.file, "diagnostics": [_diagnostic(d) for d in result.diagnostics],
+                "warnings": [_diagnostic(d) for d in result.warnings],
                 "rendered": result.rendered, "error": result.error}
 
     @server.tool()

@@ -7,6 +7,7 @@ from typing import Any, TextIO
 
 from evalgap.verifier.analysis.spec_findings import AnalysisReport, SpecFinding
 from evalgap.specs_lang.diagnostics import NOT_IN_FRAGMENT
+from evalgap.verifier.findings import NOTE_KINDS
 
 __all__ = ["analysis_to_dict", "render_analysis_text", "render_analysis_json"]
 
@@ -64,6 +65,12 @@ def render_analysis_text(report: AnalysisReport, stream: TextIO, heading: bool =
         stream.write(f"{NOT_IN_FRAGMENT} {_MARK['unknown']:7} {'unknown':12} [{scope}] not analysed, outside the Z3 fragment "
                      f"(`evalgap analyze` names the construct): {', '.join(ids)}\n")
     c = report.counts()
-    parts = [f"{n} {k}" for k, n in c.items() if n]
-    stream.write(("analysis: " + ", ".join(parts) if parts else "analysis: nothing to analyse")
-                 + f"  [{report.elapsed_s:.1f} s]\n")
+    real = [f"{n} {k}" for k, n in c.items() if n and k not in NOTE_KINDS]
+    notes = [f"{n} {k}" for k, n in c.items() if n and k in NOTE_KINDS]
+    if not real and not notes:
+        text = "analysis: nothing to analyse"
+    else:
+        n_real = sum(n for k, n in c.items() if k not in NOTE_KINDS)
+        text = ((f"analysis: {n_real} spec finding(s) ({', '.join(real)})" if real else "analysis: no spec findings")
+                + (f"; notes: {', '.join(notes)}" if notes else ""))
+    stream.write(text + f"  [{report.elapsed_s:.1f} s]\n")

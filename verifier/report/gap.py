@@ -121,6 +121,16 @@ class GapReport:
         return {"requirements": n, "formalized": formalized, "checked": checked,
                 "ratio": round(formalized / n, 4) if n else 0.0}
 
+    def real_spec_findings(self) -> list[SpecFinding]:
+        """The spec findings that are problems of the spec (conflict, vacuous, redundant, unrealizable,
+        witness, violation): what the summary counts as "spec findings"."""
+        return [f for f in self.spec_findings if not f.is_note]
+
+    def analysis_notes(self) -> list[SpecFinding]:
+        """The analysis's notes about itself (consistent, realizable, approximated, unknown such as EG308
+        "not in the Z3 fragment"), listed apart from the spec findings."""
+        return [f for f in self.spec_findings if f.is_note]
+
     def flag_counts(self) -> dict[str, int]:
         """Flag -> number of requirements carrying it (every flag of :data:`FLAGS` present)."""
         out = {f: 0 for f in FLAGS}

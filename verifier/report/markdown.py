@@ -87,10 +87,15 @@ def render_markdown(report: GapReport) -> str:
         shown = f"`{word}`" + (f" within bounds: {_cell('; '.join(r.bounds))}" if r.bounds else "")
         lines.append(f"| {r.id} | {_ICON[word]} {shown} | {', '.join(r.flags) or '-'} | {_cell(r.prose)} |")
     lines.append("")
-    for f in report.spec_findings:
+    for f in report.real_spec_findings():
         lines.append(f"- spec finding `{f.code}` **{f.kind}** ({', '.join(f.requirement_ids)}): {f.message}")
-    if report.spec_findings:
+    if report.real_spec_findings():
         lines.append("")
+    notes = report.analysis_notes()
+    if notes:
+        lines += [f"<details><summary>Analysis notes ({len(notes)}, not spec findings)</summary>", ""]
+        lines += [f"- `{f.code}` {f.kind} ({', '.join(f.requirement_ids)}): {f.message}" for f in notes]
+        lines += ["", "</details>", ""]
     for r in report.requirements:
         lines += _details(r, report)
     used = [f for f, n in report.flag_counts().items() if n]

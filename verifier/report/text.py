@@ -95,8 +95,11 @@ def summary_line(report: GapReport) -> str:
     smells = sum(report.smell_counts().values())
     if smells:
         line += f"; {smells} requirement smell(s)"
-    if report.spec_findings:
-        line += f"; {len(report.spec_findings)} spec finding(s)"
+    real, notes = report.real_spec_findings(), report.analysis_notes()
+    if real:
+        line += f"; {len(real)} spec finding(s)"
+    if notes:
+        line += f"; {len(notes)} analysis note(s)"
     return line + f"  [{report.elapsed_s:.1f} s]"
 
 
@@ -211,8 +214,10 @@ def _render_tail(report: GapReport, console: Console) -> None:
         console.print(Text("requirements analysis (Z3, findings about the spec):", style="bold"))
         console.print(Text(buf.getvalue().rstrip("\n")))
     else:
-        for f in report.spec_findings:
+        for f in report.real_spec_findings():
             console.print(f"spec finding {f.code} {f.kind} ({', '.join(f.requirement_ids)}): {f.message}")
+        for f in report.analysis_notes():
+            console.print(f"analysis note {f.code} {f.kind} ({', '.join(f.requirement_ids)}): {f.message}")
     if report.tests is not None:
         c = report.tests.counts()
         console.print(f"project tests {report.tests.path}: {c['passed']} passed, {c['failed']} failed, "

@@ -181,6 +181,15 @@ def _witnesses(m: FunctionModel, scope: str, pres: list[z3.BoolRef], posts: list
     return out
 
 
+def _consistent_text(m: FunctionModel, allr: list[Z3Requirement], det: str) -> str:
+    own = sum(not r.derived for r in allr)
+    if own == len(allr):
+        return f"the {own} analysed requirements on {m.name} can hold together{det}"
+    if own == 0:
+        return f"the class invariants can hold before and after a call of {m.name}"
+    return f"the {own} analysed requirements on {m.name} can hold together with the class invariants{det}"
+
+
 def analyze_function(m: FunctionModel, timeout_s: float) -> list[SpecFinding]:
     """Run every query on one function model.
 
@@ -241,7 +250,7 @@ def analyze_function(m: FunctionModel, timeout_s: float) -> list[SpecFinding]:
     elif c.model is not None and m.result is not None:
         wit += f" -> {fmt_value(py_value(c.model, m.result[1], m.result[0]))}"
     out.append(SpecFinding(CONSISTENT, "consistent", "info", scope, tuple(r.id for r in allr),
-                           f"the {len(allr)} analysed requirements on {m.name} can hold together{det}",
+                           _consistent_text(m, allr, det),
                            witness=wit or None, elapsed_s=c.elapsed_s))
     for r in allr + m.of_role("raises"):
         others = ax + [o.formula for o in allr if o is not r]
@@ -256,7 +265,7 @@ def analyze_function(m: FunctionModel, timeout_s: float) -> list[SpecFinding]:
                 out.append(_unknown(scope, (r.id,), f"vacuity of `{text}`", v.reason, v.elapsed_s))
     for r in allr:
         others = [o.formula for o in (pres if r.role == "precondition" else allr) if o is not r]
-        if not others:
+        if not others or r.derived:
             continue
         v = solve(ax + others + [z3.Not(r.formula)], timeout_s)
         if v.status == "unsat":
