@@ -398,6 +398,9 @@ class _Checker:
                 self.truth(c.expr, _Ctx(dict(scope), False, False, "an example"), "the example")
             elif isinstance(c, A.Scenario):
                 self.scenario(c, scope)
+            elif isinstance(c, A.SameRows):  # the calls' arguments: values (the names are the target's functions)
+                for arg in (a for call in (*c.steps, c.query) for a in call.args):
+                    self.expr(arg, _Ctx(scope, False, False, "a `same rows` argument"))
 
     def scenario(self, sc: A.Scenario, outer: dict[str, Ty]) -> None:
         self.stmts(sc.body, {**outer, **self.params(sc.params)})

@@ -8,7 +8,8 @@ Run only through :func:`evalgap.verifier.sandbox.runner.run_worker`. The target 
 
 Request keys: ``paths``, ``harness``, ``function``, ``target_module``, ``migrate`` (the function's name),
 ``schema`` (the DDL text), ``bounds`` (``rows``, ``limit``, ``random``, ``random_rows``), ``storage_dir``;
-``content`` (table -> list of rows as Python source) to replay one example instead of searching.
+``content`` (table -> list of rows as Python source) to replay one example instead of searching; ``same``
+(a ``same rows`` requirement: the harness function returns the plan that :mod:`dbsame` runs on two databases).
 
 Result keys: ``outcome`` ``passed`` or ``failed`` (``status``: failed, raised, missing; ``index`` of the
 failing rule, ``message``, ``content``, ``sql``: the INSERT statements, ``before``/``after``: the tables
@@ -23,7 +24,7 @@ import sys
 import traceback
 from typing import Any
 
-from evalgap.verifier.engines import dbtables
+from evalgap.verifier.engines import dbsame, dbtables
 from evalgap.verifier.engines.hypothesis_worker import _warm_unicode_tables, prepare
 from evalgap.verifier.sandbox import channel
 
@@ -83,31 +84,37 @@ def _work(ch: channel.Channel) -> dict[str, Any]:
         return {"outcome": "error", "stage": "import", "message": f"the target {req['target_module']} has no "
                 f"function {req['migrate']}(conn) (the migration the database requirements run)"}
     schema, b = req["schema"], req["bounds"]
+    run = dbtables.run_example
+    if req.get("same"):  # a `same rows` requirement: the harness function returns the plan (dbsame)
+        try:
+            run = dbsame.same_runner(target, check)
+        except Exception as exc:  # noqa: BLE001 - the spec's own argument expressions
+            return {"outcome": "error", "stage": "schema", "message": f"the same-rows plan raised {exc!r}"}
     stats = {"exhaustive": 0, "random": 0, "rejected": 0}
     if req.get("content") is not None:  # replay one example on a fresh database
         content = {t: [tuple(eval(src)) for src in rows] for t, rows in req["content"].items()}  # noqa: S307
-        out = dbtables.run_example(schema, tables, content, migrate, check)
+        out = run(schema, tables, content, migrate, check)
         return {**stats, **_found(out, tables, content)} if out.status not in ("ok", "rejected") else \
             {**stats, "outcome": "passed", "status": out.status, "message": out.message}
     for content in dbtables.exhaustive(tables, int(b["rows"]), int(b["limit"])):
-        out = dbtables.run_example(schema, tables, content, migrate, check)
+        out = run(schema, tables, content, migrate, check)
         stats["exhaustive"] += 1
         if out.status == "rejected":
             stats["rejected"] += 1
         elif out.status != "ok":
             return {**stats, **_found(out, tables, content)}
-    found = _random(tables, schema, migrate, check, b, stats)
+    found = _random(tables, schema, migrate, check, b, stats, run)
     return {**stats, **found}
 
 
 def _random(tables: list[dbtables.Table], schema: str, migrate: Any, check: Any, b: dict[str, Any],
-            stats: dict[str, int]) -> dict[str, Any]:
+            stats: dict[str, int], run: Any = dbtables.run_example) -> dict[str, Any]:
     from hypothesis import HealthCheck, Phase, given, reject, settings
 
     last: dict[str, Any] = {}
 
     def prop(content: dict[str, list[tuple[Any, ...]]]) -> None:
-        out = dbtables.run_example(schema, tables, content, migrate, check)
+        out = run(schema, tables, content, migrate, check)
         stats["random"] += 1
         if out.status == "rejected":
             stats["rejected"] += 1
