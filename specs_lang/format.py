@@ -263,8 +263,8 @@ class _Layout:
             self.add(ind, " ".join(["explore", c.kind, *(f"{k} {v}" for k, v in c.bounds)]), c)
         elif isinstance(c, A.SameRows):
             self.add(ind, f"same rows {self._same_call(c.query)}", c)
-            for st in c.steps:
-                self.add(ind + 1, f"after {self._same_call(st)}", st)
+            for step in c.steps:
+                self.add(ind + 1, f"after {self._same_call(step)}", step)
         elif isinstance(c, A.Scenario):
             self.add(ind, f"scenario ({p.params(c.params)}):", c)
             for st in c.body:

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
+from evalgap.specs_lang import ast as A
 from evalgap.specs_lang import parse
 from evalgap.specs_lang.check import structure_diagnostics
 from evalgap.specs_lang.diagnostics import DATABASE_SAME, DATABASE_SQL
@@ -51,8 +52,9 @@ def test_same_rows_parses_formats_and_lints_clean(tmp_path: Path) -> None:
     (clause,) = spec.databases[0].requirements[0].clauses
     assert (clause.query.name, clause.query.args, clause.query.sql) == ("order_list", (), QUERY)  # type: ignore[union-attr]
     (step,) = clause.steps  # type: ignore[union-attr]
-    assert (step.name, [a.value for a in step.args], step.sql) == ("rename_customer", [1, "Grace Hopper"],  # type: ignore[attr-defined]
-                                                                   "UPDATE customers SET name = ?2 WHERE id = ?1")
+    values = [a.value for a in step.args if isinstance(a, A.Const)]
+    assert (step.name, values, step.sql) == ("rename_customer", [1, "Grace Hopper"],
+                                             "UPDATE customers SET name = ?2 WHERE id = ?1")
     assert format_spec(spec, text) == text
     assert structure_diagnostics(spec) == []
 
@@ -123,7 +125,7 @@ PLAN = {"query": ("order_list", (), QUERY),
 
 def test_run_same_finds_the_stale_copy_and_passes_the_synced_one() -> None:
     tables = dbtables.read_schema(DDL)
-    content = {"customers": [("Ada",)], "orders": [(1, 7), (1, 8)]}
+    content: dict[str, list[tuple[Any, ...]]] = {"customers": [("Ada",)], "orders": [(1, 7), (1, 8)]}
     bad = dbsame.run_same(DDL, tables, content, _Stale, _Stale.migrate, PLAN)
     assert (bad.status, bad.index) == ("failed", 1)
     assert "[(1, 'Grace Hopper', 7), (2, 'Grace Hopper', 8)]" in bad.message
@@ -132,14 +134,14 @@ def test_run_same_finds_the_stale_copy_and_passes_the_synced_one() -> None:
     good = dbsame.run_same(DDL, tables, content, _Synced, _Synced.migrate, PLAN)
     assert good.status == "ok"
     # row order is not compared
-    rev = type("Rev", (_Synced,), {"order_list": staticmethod(lambda c: _Synced.order_list(c)[::-1])})
+    rev: Any = type("Rev", (_Synced,), {"order_list": staticmethod(lambda c: _Synced.order_list(c)[::-1])})
     assert dbsame.run_same(DDL, tables, content, rev, rev.migrate, PLAN).status == "ok"
 
 
 def test_run_same_refusals_errors_and_raising_targets() -> None:
     tables = dbtables.read_schema(DDL)
     insert = {"query": PLAN["query"], "steps": [("place_order", (7, 1, 5), "INSERT INTO orders VALUES (?1, ?2, ?3)")]}
-    empty = {"customers": [], "orders": []}
+    empty: dict[str, list[tuple[Any, ...]]] = {"customers": [], "orders": []}
     # the reference step breaks a foreign key on this content: outside the step's domain, refused
     assert dbsame.run_same(DDL, tables, empty, _Synced, _Synced.migrate, insert).status == "rejected"
     broken = {"query": ("order_list", (), "SELECT nope FROM orders"), "steps": []}
@@ -179,7 +181,7 @@ def test_denormalised_orders_agent_refuted_with_two_rows_and_a_reproducer(tmp_pa
 
     harness = build_harness(parse_file(CASE / "shop.req"), "agent_shop", "h_den")
     (tmp_path / "h_den.py").write_text(harness.source, encoding="utf-8")
-    script = dbsame.reproducer(harness.obligation("DEN-1"), _Target(str(CASE)), str(tmp_path), "h_den",
+    script = dbsame.reproducer(harness.obligation("DEN-1"), cast(Any, _Target(str(CASE))), str(tmp_path), "h_den",
                                ["INSERT INTO \"customers\" (id, name) VALUES (1, '');",
                                 "INSERT INTO \"orders\" (id, customer_id, total) VALUES (1, 1, 0);"])
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
