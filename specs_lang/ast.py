@@ -20,7 +20,7 @@ __all__ = [
     "IfExp", "Call", "Keyword", "Attribute", "Subscript", "Slice", "ListExpr", "TupleExpr", "SetExpr",
     "DictExpr", "Comprehension", "Quantifier", "Old", "TypeRef", "Range", "Alphabet", "ALPHABETS", "Param",
     "Stmt", "Assign", "ExprStmt", "Expect", "ExpectRaises", "For", "If", "Clause", "Requires", "Ensures", "Invariant",
-    "Example", "Informal", "Scenario", "Raises", "Let", "Rule", "Model", "ModelOp",
+    "Example", "Informal", "Scenario", "Raises", "Let", "Rule", "Model", "ModelOp", "SameRows", "SameCall",
     "Requirement", "FunctionDecl", "ClassDecl",
     "MethodDecl", "Explore", "EXPLORE_KINDS", "Assume", "FuncDef", "RecordDecl", "ConfigDecl", "DatabaseDecl",
     "StubOutcome", "StubDecl", "Spec",
@@ -36,6 +36,7 @@ INFORMAL_CATEGORIES: tuple[str, ...] = (
 from evalgap.specs_lang.ast_expr import (NOSPAN, Attribute, BinOp, BoolOp, Call, Compare, Comprehension, Const,
                                         DictExpr, Expr, IfExp, Iff, Implies, Keyword, ListExpr, Name, Not, Old,
                                         Quantifier, SetExpr, Slice, Span, Subscript, TupleExpr, UnaryOp, _span)
+from evalgap.specs_lang.ast_db import SameCall, SameRows
 
 
 # ------------------------------------------------------------------ types and parameters
@@ -304,30 +305,6 @@ class Model:
     ref: Expr
     ops: tuple[ModelOp, ...] = ()
     max_calls: int | None = None
-    span: Span = _span()
-
-
-@dataclass(frozen=True)
-class SameCall:
-    """One call of a :class:`SameRows` clause: the target's function ``name``, called as ``name(conn, *args)``
-    on the target's database, and ``sql``, the reference statement run with ``args`` as its parameters
-    (``?1``, ``?2``, ...) on a database of the block's own schema."""
-
-    name: str
-    args: tuple[Expr, ...]
-    sql: str
-    span: Span = _span()
-
-
-@dataclass(frozen=True)
-class SameRows:
-    """``same rows QUERY(args): "SQL"`` with ``after STEP(args): "SQL"`` lines: a differential requirement of a
-    ``database`` block. On the same generated contents, the reference database (the block's schema, each
-    step's SQL, then the query's SQL) and the target's (the block's schema, ``migrate(conn)``, each step's
-    function, then the query's function) must give the same rows, compared as multisets."""
-
-    query: SameCall
-    steps: tuple[SameCall, ...] = ()
     span: Span = _span()
 
 
