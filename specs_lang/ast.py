@@ -20,7 +20,8 @@ __all__ = [
     "IfExp", "Call", "Keyword", "Attribute", "Subscript", "Slice", "ListExpr", "TupleExpr", "SetExpr",
     "DictExpr", "Comprehension", "Quantifier", "Old", "TypeRef", "Range", "Alphabet", "ALPHABETS", "Param",
     "Stmt", "Assign", "ExprStmt", "Expect", "ExpectRaises", "For", "If", "Clause", "Requires", "Ensures", "Invariant",
-    "Example", "Informal", "Scenario", "Raises", "MayRaise", "Let", "Rule", "Model", "ModelOp",
+    "Example", "Informal", "Scenario", "Raises", "MayRaise", "Let", "Rule", "Model", "ModelOp", "SameRows",
+    "SameCall",
     "Requirement", "FunctionDecl", "ClassDecl",
     "MethodDecl", "Explore", "EXPLORE_KINDS", "Assume", "FuncDef", "RecordDecl", "ConfigDecl", "DatabaseDecl",
     "StubOutcome", "StubDecl", "Spec",
@@ -36,6 +37,7 @@ INFORMAL_CATEGORIES: tuple[str, ...] = (
 from evalgap.specs_lang.ast_expr import (NOSPAN, Attribute, BinOp, BoolOp, Call, Compare, Comprehension, Const,
                                         DictExpr, Expr, IfExp, Iff, Implies, Keyword, ListExpr, Name, Not, Old,
                                         Quantifier, SetExpr, Slice, Span, Subscript, TupleExpr, UnaryOp, _span)
+from evalgap.specs_lang.ast_db import SameCall, SameRows
 
 
 # ------------------------------------------------------------------ types and parameters
@@ -324,7 +326,7 @@ class Model:
 
 
 Clause = Union[Requires, Ensures, Invariant, Example, Informal, Scenario, Raises, MayRaise, Let, Rule, Explore,
-               Model]
+               Model, SameRows]
 
 
 # ------------------------------------------------------------------ declarations

@@ -260,6 +260,17 @@ class Builder(ExprBuilder):
     def rule_clause(self, c: _C) -> A.Rule:
         return A.Rule(_v(c[0]), self._sp(c[0], c[-1]))
 
+    def same_clause(self, c: _C) -> A.SameRows:
+        calls = [x for x in c[2:] if isinstance(x, A.SameCall)]
+        return A.SameRows(calls[0], tuple(calls[1:]), self._sp(c[0], c[-1]))
+
+    def same_step(self, c: _C) -> A.SameCall:
+        return next(x for x in c if isinstance(x, A.SameCall))
+
+    def same_call(self, c: _C) -> A.SameCall:
+        args = tuple(_v(x) for x in c[2:-3] if type(x) is not Token)
+        return A.SameCall(str(c[0]), args, self._lit(c[-1]), self._sp(c[0], c[-1]))
+
     def explore_clause(self, c: _C) -> A.Explore:
         return A.Explore(str(c[1]), tuple(b for b in c[2:] if isinstance(b, tuple)), self._sp(c[0], c[-1]))
 

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Iterator
 
 from evalgap.specs_lang import ast as A
+from evalgap.specs_lang.check_database import same_rows_diagnostics
 from evalgap.specs_lang.errors import Diagnostic, SpecNameError
 from evalgap.specs_lang.diagnostics import (CLAUSE_OUTSIDE_FUNCTION, DECLARED_TWICE, DUPLICATE_ID, EMPTY_PROSE,
                                             DATABASE_CLAUSE, DATABASE_SCHEMA, EXPLORE_PLACEMENT, EXPLORE_UNKNOWN,
@@ -100,11 +101,13 @@ def _placement(req: A.Requirement, owner: A.Owner, out: list[Diagnostic]) -> Non
                 "at the top level use a scenario with `expect raises EXC: CALL`"
         elif isinstance(clause, A.MayRaise):
             _may_raise(req, owner, clause, out)
-        elif isinstance(owner, A.DatabaseDecl) and not isinstance(clause, (A.Rule, A.Let, A.Informal)):
+        elif isinstance(owner, A.DatabaseDecl) and not isinstance(clause, (A.Rule, A.Let, A.Informal,
+                                                                           A.SameRows)):
             out.append(Diagnostic(DATABASE_CLAUSE, clause.span, "a database requirement holds rules over `before` "
                                   "and `after` only", "write the condition over the tables' rows without a keyword "
                                   "(`len(after.users) == len(before.users)`)"))
-        elif isinstance(owner, A.ConfigDecl) and not isinstance(clause, (A.Rule, A.Let, A.Informal)):
+        elif (isinstance(owner, A.ConfigDecl) and not isinstance(owner, A.DatabaseDecl)
+              and not isinstance(clause, (A.Rule, A.Let, A.Informal))):
             msg = "a config requirement holds rules (bare boolean expressions) only", \
                 "write the condition over the schema's fields without a keyword"
         if msg is not None:
@@ -216,6 +219,7 @@ def structure_diagnostics(spec: A.Spec) -> list[Diagnostic]:
                                   "state the requirement in words; the prose is what the report traces"))
         _informal_checks(req, out)
         _placement(req, owner, out)
+        same_rows_diagnostics(req, owner, out)
         for clause in req.clauses:
             if isinstance(clause, (A.Requires, A.Ensures)) and not isinstance(owner, (A.FunctionDecl,
                                                                                       A.MethodDecl,

@@ -263,10 +263,18 @@ class _Layout:
             self.add(ind, p.expr(c.expr), c)
         elif isinstance(c, A.Explore):
             self.add(ind, " ".join(["explore", c.kind, *(f"{k} {v}" for k, v in c.bounds)]), c)
+        elif isinstance(c, A.SameRows):
+            self.add(ind, f"same rows {self._same_call(c.query)}", c)
+            for step in c.steps:
+                self.add(ind + 1, f"after {self._same_call(step)}", step)
         elif isinstance(c, A.Scenario):
             self.add(ind, f"scenario ({p.params(c.params)}):", c)
             for st in c.body:
                 self.stmt(st, ind + 1)
+
+    def _same_call(self, c: A.SameCall) -> str:
+        args = ", ".join(self.p.expr(a) for a in c.args)
+        return f"{c.name}({args}): {self.p.raw(c.span, c.sql, search=True)}"
 
     def stmt(self, st: A.Stmt, ind: int) -> None:
         p = self.p

@@ -32,8 +32,7 @@ from evalgap.specs_lang.typecheck_base import (_BUILTIN_RETURNS, _EXCEPTIONS, _S
 
 class _Checker:
     def __init__(self, spec: A.Spec, sigs: ModuleSig | None) -> None:
-        self.spec, self.sigs = spec, sigs
-        self.out: list[Diagnostic] = []
+        self.spec, self.sigs, self.out = spec, sigs, list[Diagnostic]()
         self.records = {r.name: r for r in spec.records}
         self.defs = {d.name: d for d in spec.defs}
         self.lets: dict[str, Ty] = {}
@@ -341,8 +340,7 @@ class _Checker:
         t = self.expr(e, ctx)
         if _family(t) is not None and t != BOOL:
             shown = _show(t)
-            article = "an" if shown[:1] in "aeiou" else "a"
-            self.diag(NOT_A_TRUTH_VALUE, e.span, f"{what} is {article} {shown}, not a truth value",
+            self.diag(NOT_A_TRUTH_VALUE, e.span, f"{what} is {'an' if shown[:1] in 'aeiou' else 'a'} {shown}, not a truth value",
                       "state a condition, e.g. with a comparison")
 
     # ------------------------------------------------------------------ declarations
@@ -401,6 +399,8 @@ class _Checker:
                 self.truth(c.expr, _Ctx(dict(scope), False, False, "an example"), "the example")
             elif isinstance(c, A.Scenario):
                 self.scenario(c, scope)
+            elif isinstance(c, A.SameRows):  # the calls' arguments (the call names are the target's functions)
+                self.stmts(tuple(A.ExprStmt(a, a.span) for s in (*c.steps, c.query) for a in s.args), dict(scope))
 
     def scenario(self, sc: A.Scenario, outer: dict[str, Ty]) -> None:
         self.stmts(sc.body, {**outer, **self.params(sc.params)})

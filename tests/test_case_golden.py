@@ -157,7 +157,8 @@ def test_suite_finds_every_case() -> None:
     """The walker of `evalgap check case_studies/` finds the shipped cases, nested ones included."""
     names = {f.relative_to(CASES).as_posix() for f in find_cases(CASES)}
     assert {"kvstore", "humaneval/he003_below_zero", "sla_search", "schema_migration", "entity_resolution",
-            "async_counter", "vacuum_reward", "robust_parsing", "config_drift", "payment_retry"} <= names
+            "async_counter", "vacuum_reward", "robust_parsing", "config_drift", "payment_retry",
+            "denormalised_orders"} <= names
 
 
 def test_config_drift_check_config_names_both_rules() -> None:

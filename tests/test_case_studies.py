@@ -139,3 +139,19 @@ def test_humaneval_copies_match_the_benchmark(shared_data: Path) -> None:
         row = rows[f"HumanEval/{task}"]
         shipped = (folder / "canonical.py").read_text()
         assert (row["prompt"] + row["canonical_solution"]).strip() in shipped
+
+
+@pytest.mark.slow
+def test_config_drift_rules_on_the_service_tables() -> None:
+    """config_drift's database block: the retention and access rules over the service's tables after the
+    nightly job, run with each deployed configuration (docs/database.md); check-config is unaffected."""
+    folder = CASES / "config_drift"
+    res = run_cli("check", str(folder), "--format", "json", "--no-cache", "--budget", "2")
+    rs = {r["id"]: r for r in res.json()["requirements"]}
+    assert res.exit_code == 1 and rs["CFG-D1"]["verdict"] == rs["CFG-D2"]["verdict"] == "refuted"
+    # the random phase finds the first age past the 30-day retention that survives in the 90-day backups
+    assert "event_backups: [(0, 0, 31)]" in rs["CFG-D1"]["counterexample"]
+    assert "support_export: [(1, '/customers/pii/0', 1)]" in rs["CFG-D2"]["verdicts"][0]["reason"]
+    res = run_cli("check", str(folder), "--target", "reference", "--format", "json", "--no-cache", "--budget", "2")
+    rs = {r["id"]: r for r in res.json()["requirements"]}
+    assert rs["CFG-D1"]["verdict"] == rs["CFG-D2"]["verdict"] == "no-counterexample"

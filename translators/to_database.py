@@ -21,7 +21,7 @@ from evalgap.translators.pyexpr import to_python
 if TYPE_CHECKING:
     from evalgap.translators.to_icontract import Obligation
 
-__all__ = ["database_obligation", "schema_path"]
+__all__ = ["database_obligation", "schema_path", "same_rows_text"]
 
 
 def schema_path(db: A.DatabaseDecl) -> str:
@@ -40,6 +40,11 @@ def database_obligation(w: Writer, req: A.Requirement, db: A.DatabaseDecl, fn: s
 
     outer = {lt.name: lt.value for lt in db.lets}
     clauses = inline_lets(req.clauses, outer)
+    same = [c for c in clauses if isinstance(c, A.SameRows)]
+    if same:
+        if len(clauses) > 1:
+            raise UnsupportedConstruct("`same rows` is a database requirement's only clause", req.span)
+        return _same_rows(w, req, db, same[0], fn)
     rules = [c for c in clauses if isinstance(c, A.Rule)]
     if len(rules) != len(clauses) or not rules:
         bad = next((c for c in clauses if not isinstance(c, A.Rule)), req)
@@ -56,3 +61,34 @@ def database_obligation(w: Writer, req: A.Requirement, db: A.DatabaseDecl, fn: s
     return Obligation(req.id, "database", fn, (("before", "object"), ("after", "object")), None, tuple(checks),
                       check_spans=tuple(r.expr.span for r in rules), explore="database",
                       reason=schema_path(db))
+
+
+def _call_text(call: A.SameCall) -> str:
+    return f"{call.name}({', '.join(to_python(a) for a in call.args)}): {call.sql!r}"
+
+
+def same_rows_text(clause: A.SameRows) -> str:
+    """The clause as the report quotes it: ``same rows order_list(): 'SELECT ...' after rename(1, 'x'): '...'``."""
+    return " ".join([f"same rows {_call_text(clause.query)}", *(f"after {_call_text(s)}" for s in clause.steps)])
+
+
+def _same_rows(w: Writer, req: A.Requirement, db: A.DatabaseDecl, clause: A.SameRows, fn: str) -> Obligation:
+    """Emit ``fn() -> dict``, the plan of a differential comparison (run by the engine on two databases).
+
+    The obligation has no parameters (a rule obligation has ``before`` and ``after``): that is how the engine
+    tells the two kinds apart. ``target_function`` names the target's query function.
+    """
+    from evalgap.translators.to_icontract import Obligation
+
+    def call(c: A.SameCall) -> str:
+        w.need(set().union(*(free_names(a) for a in c.args)) if c.args else set())
+        args = "".join(f"{to_python(a)}, " for a in c.args)
+        return f"({c.name!r}, ({args}), {c.sql!r})"
+
+    w.emit(f"def {fn}() -> dict[str, object]:")
+    w.emit(f'"""Requirement {req.id}: the rows of {clause.query.name}(conn, ...) after the steps, compared with the '
+           'reference SQL on the block schema (the plan the database engine runs)."""', 1)
+    w.emit(f"return {{'query': {call(clause.query)},", 1)
+    w.emit(f"'steps': [{', '.join(call(s) for s in clause.steps)}]}}", 2)
+    return Obligation(req.id, "database", fn, (), clause.query.name, (same_rows_text(clause),),
+                      check_spans=(clause.span,), explore="database", reason=schema_path(db))

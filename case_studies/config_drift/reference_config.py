@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from settings import Rule, ServiceConfig, access, load
+from typing import Any
+
+from settings import Rule, ServiceConfig, access, load, nightly
 
 CONFIG_FILE = Path(__file__).with_name("reference.toml")
 
@@ -14,4 +16,10 @@ def config() -> ServiceConfig:
     return load(CONFIG_FILE)
 
 
-__all__ = ["config", "access", "Rule", "ServiceConfig"]
+def migrate(conn: Any) -> None:
+    """The nightly job on the service's database with this configuration (the operation the `database`
+    engine runs between the tables before and after: it always calls it ``migrate(conn)``)."""
+    nightly(conn, config())
+
+
+__all__ = ["config", "access", "migrate", "Rule", "ServiceConfig"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -54,3 +55,21 @@ def access(cfg: ServiceConfig, role: str, path: str) -> bool:
         if r.role == role and path.startswith(r.prefix):
             return r.allow
     return False
+
+
+def event_path(customer_id: int, pii: bool) -> str:
+    """The API path an event is served under: personal data lives under ``/customers/pii``."""
+    return f"/customers/pii/{customer_id}" if pii else f"/customers/{customer_id}/events"
+
+
+def nightly(conn: Any, cfg: ServiceConfig) -> None:
+    """The nightly job on the service's database (db/service.sql), driven by the configuration: delete events
+    older than ``retention_days`` and backups older than ``backup_retention_days``, then refresh
+    ``support_export`` with the events the access rules let ``support`` read."""
+    conn.execute("DELETE FROM events WHERE age_days > ?", (cfg.retention_days,))
+    conn.execute("DELETE FROM event_backups WHERE age_days > ?", (cfg.backup_retention_days,))
+    conn.execute("DELETE FROM support_export")
+    for event_id, customer_id, pii in conn.execute("SELECT id, customer_id, pii FROM events").fetchall():
+        path = event_path(customer_id, bool(pii))
+        if access(cfg, "support", path):
+            conn.execute("INSERT INTO support_export (event_id, path, pii) VALUES (?, ?, ?)", (event_id, path, pii))

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from evalgap.verifier.engines.common import check_text, worker_failure
+from evalgap.verifier.engines.dbsame import reproducer as same_reproducer
 from evalgap.verifier.engines.hypothesis import _storage_dir
 from evalgap.verifier.engines.registry import EngineJob
 from evalgap.verifier.findings import Budget, EngineVerdict, Verdict
@@ -66,7 +67,7 @@ def _request(ob: Obligation, harness: Harness, hdir: Path, target: Target, opts:
     return {"paths": [str(hdir), *target.paths], "harness": harness.module, "function": ob.function,
             "target_module": target.module, "migrate": "migrate",
             "schema": Path(ob.reason).read_text(encoding="utf-8"), "bounds": DB_BOUNDS,
-            "storage_dir": _storage_dir(opts), "content": content}
+            "storage_dir": _storage_dir(opts), "content": content, "same": not ob.params}
 
 
 class _NoServer(Exception):
@@ -159,19 +160,23 @@ def run_database(job: EngineJob) -> EngineVerdict:
     status, idx = res.get("status"), int(res.get("index", 0))
     if status == "failed":
         what = f"{check_text(ob, idx - 1, job.source)} does not hold"
+        if not ob.params:  # `same rows`: the message names both row lists (dbsame)
+            what += f": {res.get('message')}"
     elif status == "raised":
-        what = f"the migration raised {res.get('message')}"
+        what = f"the migration raised {res.get('message')}" if ob.params else f"the target's {res.get('message')}"
     else:
         what = str(res.get("message"))
     sql = "\n".join(f"    {s}" for s in res.get("sql", [])) or "    -- (empty tables)"
     shown = "; ".join(f"{t}: [{', '.join(rows)}]" for t, rows in content.items())
     reason = (f"{what} (replayed on a fresh {_engine_name(job.opts)} database). Reproduce: the schema "
-              f"{Path(ob.reason).name}, then\n{sql}\n  then {job.target.module}.migrate(conn).\n"
+              f"{Path(ob.reason).name}, then\n{sql}\n  then {job.target.module}.migrate(conn)"
+              f"{'' if ob.params else ' and the steps above, on each database'}.\n"
               f"  before: {res.get('before')}\n  after: {res.get('after') or '(not reached)'}")
+    rows_sql = [str(s) for s in res.get("sql", [])]
     return EngineVerdict("database", Verdict.REFUTED, reason, budget, f"{ob.req_id} on tables {shown}",
                          tuple(content_args(content)), time.monotonic() - start,
-                         reproducer=_reproducer(ob, job.target, [str(s) for s in res.get("sql", [])],
-                                                job.opts.database_url))
+                         reproducer=_reproducer(ob, job.target, rows_sql, job.opts.database_url) if ob.params
+                         else same_reproducer(ob, job.target, str(job.hdir), job.harness.module, rows_sql))
 
 
 def _reproducer(ob: Obligation, target: Target, sql: list[str], url: str | None = None) -> str:

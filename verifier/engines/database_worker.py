@@ -12,7 +12,9 @@ Request keys: ``paths``, ``harness``, ``function``, ``target_module``, ``migrate
 ``schema`` (the DDL text), ``bounds`` (``rows``, ``limit``, ``random``, ``random_rows``), ``storage_dir``;
 ``content`` (table -> list of rows as Python source) to replay one example instead of searching;
 ``postgres`` (``unix_sock`` or ``host``/``port``, ``user``, ``password``, ``database``: the throw-away role and
-database the trusted parent made) to run on PostgreSQL.
+database the trusted parent made) to run on PostgreSQL;
+``same`` (a ``same rows`` requirement: the harness function returns the plan that :mod:`dbsame` runs on two
+SQLite databases).
 
 Result keys: ``outcome`` ``passed`` or ``failed`` (``status``: failed, raised, missing; ``index`` of the
 failing rule, ``message``, ``content``, ``sql``: the INSERT statements, ``before``/``after``: the tables
@@ -28,7 +30,7 @@ import sys
 import traceback
 from typing import Any
 
-from evalgap.verifier.engines import dbtables
+from evalgap.verifier.engines import dbsame, dbtables
 from evalgap.verifier.engines.hypothesis_worker import _warm_unicode_tables
 from evalgap.verifier.sandbox import channel
 
@@ -128,9 +130,21 @@ def _work(ch: channel.Channel) -> dict[str, Any]:
         return {**extra, "outcome": "error", "stage": "import", "message": f"the target {req['target_module']} has "
                 f"no function {req['migrate']}(conn) (the migration the database requirements run)"}
     schema, b = req["schema"], req["bounds"]
+    def run(ddl: str, ts: list[dbtables.Table], content: dict[str, list[tuple[Any, ...]]], mig: Any,
+            chk: Any) -> dbtables.Outcome:
+        return dbtables.run_example(ddl, ts, content, mig, chk, backend)
+
+    if req.get("same"):  # a `same rows` requirement: the harness function returns the plan (dbsame)
+        if backend is not None:
+            return {**extra, "outcome": "error", "stage": "engine", "message": "`same rows` requirements run on "
+                    "SQLite only (their reference SQL is SQLite's); check them without a database URL"}
+        try:
+            run = dbsame.same_runner(target, check)
+        except Exception as exc:  # noqa: BLE001 - the spec's own argument expressions
+            return {"outcome": "error", "stage": "schema", "message": f"the same-rows plan raised {exc!r}"}
     stats = {"exhaustive": 0, "random": 0, "rejected": 0, **extra}
     try:
-        found = _search(req, tables, schema, migrate, check, b, stats, backend, dialect)
+        found = _search(req, tables, schema, migrate, check, b, stats, run, dialect)
         return {**stats, **found}
     except Exception as exc:  # noqa: BLE001 - the connection broke (the migration closed it?): no verdict
         return {**stats, "outcome": "error", "stage": "engine", "message": f"the database failed between "
@@ -138,30 +152,30 @@ def _work(ch: channel.Channel) -> dict[str, Any]:
 
 
 def _search(req: dict[str, Any], tables: list[dbtables.Table], schema: str, migrate: Any, check: Any,
-            b: dict[str, Any], stats: dict[str, Any], backend: Any, dialect: str) -> dict[str, Any]:
+            b: dict[str, Any], stats: dict[str, Any], run: Any, dialect: str) -> dict[str, Any]:
     if req.get("content") is not None:  # replay one example on a fresh database
         content = {t: [tuple(eval(src)) for src in rows] for t, rows in req["content"].items()}  # noqa: S307
-        out = dbtables.run_example(schema, tables, content, migrate, check, backend)
+        out = run(schema, tables, content, migrate, check)
         return _found(out, tables, content, dialect) if out.status not in ("ok", "rejected") else \
             {"outcome": "passed", "status": out.status, "message": out.message}
     for content in dbtables.exhaustive(tables, int(b["rows"]), int(b["limit"])):
-        out = dbtables.run_example(schema, tables, content, migrate, check, backend)
+        out = run(schema, tables, content, migrate, check)
         stats["exhaustive"] += 1
         if out.status == "rejected":
             stats["rejected"] += 1
         elif out.status != "ok":
             return _found(out, tables, content, dialect)
-    return _random(tables, schema, migrate, check, b, stats, backend, dialect)
+    return _random(tables, schema, migrate, check, b, stats, run, dialect)
 
 
 def _random(tables: list[dbtables.Table], schema: str, migrate: Any, check: Any, b: dict[str, Any],
-            stats: dict[str, Any], backend: Any = None, dialect: str = "sqlite") -> dict[str, Any]:
+            stats: dict[str, Any], run: Any, dialect: str = "sqlite") -> dict[str, Any]:
     from hypothesis import HealthCheck, Phase, given, reject, settings
 
     last: dict[str, Any] = {}
 
     def prop(content: dict[str, list[tuple[Any, ...]]]) -> None:
-        out = dbtables.run_example(schema, tables, content, migrate, check, backend)
+        out = run(schema, tables, content, migrate, check)
         stats["random"] += 1
         if out.status == "rejected":
             stats["rejected"] += 1
