@@ -38,6 +38,7 @@ from evalgap.specs_lang.ast_expr import (NOSPAN, Attribute, BinOp, BoolOp, Call,
                                         DictExpr, Expr, IfExp, Iff, Implies, Keyword, ListExpr, Name, Not, Old,
                                         Quantifier, SetExpr, Slice, Span, Subscript, TupleExpr, UnaryOp, _span)
 from evalgap.specs_lang.ast_db import SameCall, SameRows
+from evalgap.specs_lang.ast_stmt import Assign, Expect, ExpectRaises, ExprStmt, For, If, Stmt
 
 
 # ------------------------------------------------------------------ types and parameters
@@ -114,64 +115,6 @@ class Param:
     name: str
     type: TypeRef
     span: Span = _span()
-
-
-# ------------------------------------------------------------------ scenario statements
-@dataclass(frozen=True)
-class Assign:
-    """``a = expr`` or ``a, b = expr``."""
-
-    targets: tuple[str, ...]
-    value: Expr
-    span: Span = _span()
-
-
-@dataclass(frozen=True)
-class ExprStmt:
-    """An expression evaluated for its effect (usually a call)."""
-
-    value: Expr
-    span: Span = _span()
-
-
-@dataclass(frozen=True)
-class Expect:
-    """``expect EXPR``: the expression must be true at this point of the scenario."""
-
-    value: Expr
-    span: Span = _span()
-
-
-@dataclass(frozen=True)
-class ExpectRaises:
-    """``expect raises EXC: CALL``: evaluating ``call`` must raise ``exception`` (or a subclass)."""
-
-    exception: str
-    call: Expr
-    span: Span = _span()
-
-
-@dataclass(frozen=True)
-class For:
-    """``for x in EXPR:`` with an indented body: the body runs once per element of a finite value."""
-
-    targets: tuple[str, ...]
-    iter: Expr
-    body: tuple["Stmt", ...]
-    span: Span = _span()
-
-
-@dataclass(frozen=True)
-class If:
-    """``if EXPR:`` with an indented body and an optional ``else:`` block."""
-
-    test: Expr
-    body: tuple["Stmt", ...]
-    orelse: tuple["Stmt", ...] = ()
-    span: Span = _span()
-
-
-Stmt = Union[Assign, ExprStmt, Expect, ExpectRaises, For, If]
 
 
 # ------------------------------------------------------------------ clauses

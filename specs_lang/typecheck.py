@@ -15,6 +15,7 @@ from typing import cast
 
 from evalgap.specs_lang import ast as A
 from evalgap.specs_lang.check_model import check_model_types
+from evalgap.specs_lang.typecheck_calls import arity_problems
 from evalgap.specs_lang.typecheck_stdlib import STDLIB_MODULES, control_flow, stdlib_attribute
 from evalgap.specs_lang.errors import Diagnostic
 from evalgap.specs_lang.signatures import ClassSig, FunctionSig, ModuleSig
@@ -320,21 +321,9 @@ class _Checker:
         return ANY
 
     def arity(self, e: A.Call, sig: FunctionSig, what: str) -> None:
-        lo, hi = sig.arity()
-        n = len(e.args)
-        named = {k.name for k in e.keywords}
-        filled = {p.name for p in sig.positional()[:n]}
-        missing = [p.name for p in sig.positional() if not p.has_default and p.name not in filled | named]
-        for k in e.keywords:
-            if not sig.accepts_keyword(k.name):
-                self.diag(BAD_CALL_ARGUMENTS, k.span, f"{what} {sig.describe()} has no parameter `{k.name}`",
-                          self.suggest(k.name, [p.name for p in sig.params]))
-        if hi is not None and n > hi:
-            self.diag(BAD_CALL_ARGUMENTS, e.span, f"{what} {sig.describe()} takes at most {hi} positional argument"
-                      f"{'s' if hi != 1 else ''}, {n} given")
-        elif n < lo and missing:
-            self.diag(BAD_CALL_ARGUMENTS, e.span, f"{what} {sig.describe()} is missing argument"
-                      f"{'s' if len(missing) > 1 else ''} {', '.join(f'`{m}`' for m in missing)}")
+        for span, msg, unknown in arity_problems(e, sig, what):
+            self.diag(BAD_CALL_ARGUMENTS, span, msg,
+                      self.suggest(unknown, [p.name for p in sig.params]) if unknown else None)
 
     def truth(self, e: A.Expr, ctx: _Ctx, what: str) -> None:
         t = self.expr(e, ctx)
