@@ -23,6 +23,7 @@ _TYPES = {"string": "isinstance({x}, str)", "str": "isinstance({x}, str)", "list
           "float": "isinstance({x}, float)", "boolean": "isinstance({x}, bool)", "bool": "isinstance({x}, bool)",
           "integer": "(isinstance({x}, int) and not isinstance({x}, bool))",
           "int": "(isinstance({x}, int) and not isinstance({x}, bool))"}
+_WORD = re.compile(r"[A-Za-z_]\w*")
 _MEMBER = r"(?:in|included in|found in|contained in|present in|a member of|an element of)"
 
 
@@ -38,7 +39,7 @@ def _named(ctx: Context, phrase: str) -> str | None:
     if re.search(r"\b(?:return(?:s|ed)?|result|output)\b", phrase, re.I):
         return None  # "the returned value" is the result, not a parameter named value
     x = ctx.param(phrase)
-    return x if x and x in [n for n, _ in ctx.sig.params] and re.search(rf"\b{re.escape(x)}\b", phrase) else None
+    return x if x and x in [n for n, _ in ctx.sig.params] and x in _WORD.findall(phrase) else None
 
 
 def _type_test(words: str, x: str) -> str | None:
@@ -99,7 +100,8 @@ def guard_defaults(kind: str, text: str, ctx: Context) -> str | None:
     a literal (a sentinel object): "left at its default" cannot be written, so no clause is proposed."""
     if kind not in ("ensures", "raises"):
         return text
-    free = [(n, d) for n, d in ctx.sig.defaults if not re.search(rf"\b{re.escape(n)}\b", text)]
+    used = set(_WORD.findall(text))
+    free = [(n, d) for n, d in ctx.sig.defaults if n not in used]
     if not free:
         return text
     if any(d is None for _, d in free):
