@@ -310,11 +310,11 @@ def _between(s: str, ctx: Context) -> list[Clause] | None:
 
 def _precondition(s: str, ctx: Context) -> list[Clause] | None:
     st = s.strip()
-    if re.match(r"^(?:if|when|whenever|unless)\b", st, re.I) or re.search(r"\b(?:return(?:s|ed)?|result)\b", st, re.I):
-        return None  # a conditional statement, or one about the result: not an assumption on the input
-    m = re.match(r"^(?:you (?:may|can) )?assume(?:s)?(?: that)?\s+(.+?)\.?$", st, re.I) or \
+    about_result = bool(re.match(r"^(?:if|when|whenever|unless)\b", st, re.I) or
+                        re.search(r"\b(?:return(?:s|ed)?|result)\b", st, re.I))
+    m = re.match(r"^(?:you (?:may|can) )?assume(?:s)?(?: that)?\s+(.+?)\.?$", st, re.I) or (None if about_result else \
         re.match(r"^(?:the )?(?:input |given )?(.+?\s+(?:will be|is always|are always|is guaranteed to be)\s+.+?)\.?$",
-                 st, re.I)
+                 st, re.I))  # "If ..., then the returned X will be ...": a statement about the result, not the input
     if m:
         text = re.sub(r"\b(will be|is always|is guaranteed to be)\b", "is", m.group(1))
         text = re.sub(r"\bare always\b", "are", text)
