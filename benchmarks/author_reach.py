@@ -7,7 +7,7 @@ failing there is a wrong formalization), and how many HumanEvalFix buggy program
 the canonical solution refute on the same inputs. Prints the figures and a fixed-seed sample of 30
 formalized sentences for hand-checking; writes everything to ``--json``.
 
-Before HumanEval, it prints reach and hand-checked precision on the docstrings of two PyPI libraries
+Before HumanEval, it prints reach and hand-checked precision on the docstrings of four PyPI libraries
 (benchmarks/author_libs.py; skipped when not installed).
 
 Usage: python benchmarks/author_reach.py [--data ../shared/data] [--max-inputs 200] [--json FILE] [--libraries-only]
@@ -128,7 +128,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", type=Path, default=None)
     ap.add_argument("--libraries-only", action="store_true", help="only the PyPI libraries' docstrings")
     args = ap.parse_args(argv)
-    print("PyPI libraries (Google-style docstrings; benchmarks/author_libs.py, labels in author_libs_labels.json):")
+    print("PyPI libraries (dev: pydash, humanize; frozen eval: more-itertools, toolz; benchmarks/author_libs.py, "
+          "labels in author_libs_labels.json):")
     author_libs.main([])
     if args.libraries_only:
         return 0

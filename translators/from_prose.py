@@ -24,7 +24,7 @@ from evalgap.translators.prose_split import ProseExample, Sentence, segment_text
 from evalgap.translators.prose_draft import (Draft, DraftRequirement, Engine, Proposal, ProseUnit, example_clause,
                                              lint_clause, lint_clauses, lint_text, render_req)
 from evalgap.translators.prose_targets import (ModuleTargets, by_parameters, engine_text, mentions, read_targets,
-                                               resolve, type_text)
+                                               defaults_of, is_generator, resolve, type_text)
 from evalgap.translators.prose_terms import Clause, Context, Signature
 from evalgap.specs_lang.textfile import MAX_TEXT_BYTES, read_text
 
@@ -73,7 +73,7 @@ def signature_of(fn: ast.FunctionDef, examples: Sequence[ProseExample] = ()) -> 
     ret = type_text(fn.returns)
     if ret in (None, "list", "dict", "tuple"):
         ret = _literal_type([e.expected for e in examples]) or ret
-    return Signature(fn.name, tuple(params), ret)
+    return Signature(fn.name, tuple(params), ret, defaults=defaults_of(fn, False), generator=is_generator(fn))
 
 
 def _prefix(name: str) -> str:

@@ -17,10 +17,12 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
+from evalgap.translators.prose_patterns_lib import LIB_RULES
 from evalgap.translators.prose_patterns_more import MORE_RULES
+from evalgap.translators.prose_conditions import guard_defaults
 from evalgap.translators.prose_terms import Clause, Context, base_kind
 
-__all__ = ["Rule", "CATALOGUE", "match_rules", "SIGNATURE_ONLY_RULES", "is_worked_example"]
+__all__ = ["Rule", "CATALOGUE", "match_rules", "SIGNATURE_ONLY_RULES", "is_worked_example", "is_code_like"]
 
 _Fn = Callable[[str, Context], "list[Clause] | None"]
 
@@ -79,13 +81,13 @@ def _return_if(s: str, ctx: Context) -> list[Clause] | None:
 
 
 def _check_if(s: str, ctx: Context) -> list[Clause] | None:
-    m = re.match(r"^(?:checks?|determines?|tests?|returns? whether|decides?)\s+(?:if|whether)\s+(?:the )?(.+?)\.?$",
-                 s.strip(), re.I)
+    m = re.match(r"^(?:(?:checks?|determines?|tests?|returns? whether|decides?)\s+(?:if|whether)|returns?\s+whether|"
+                 r"whether)\s+(?:the )?(.+?)\.?$", s.strip(), re.I)
     if not m or ctx.sig.result_kind not in ("bool", "any"):
         return None
     cond = ctx.condition(m.group(1))
     untyped = [n for n, t in ctx.sig.params if base_kind(t) == "any" and re.search(rf"\b{n}\b", cond or "")]
-    if untyped and re.search(r"len\(|%|[<>]=? 0\b", cond or ""):
+    if untyped and re.search(r"len\(|%|[<>]=? 0\b", cond or "") and not (cond or "").startswith("isinstance("):
         return None  # emptiness/parity/sign of an untyped parameter: the clause would raise on other kinds of value
     return [Clause("ensures", f"result == ({cond})")] if cond else None
 
@@ -308,9 +310,11 @@ def _between(s: str, ctx: Context) -> list[Clause] | None:
 
 def _precondition(s: str, ctx: Context) -> list[Clause] | None:
     st = s.strip()
-    m = re.match(r"^(?:you (?:may|can) )?assume(?:s)?(?: that)?\s+(.+?)\.?$", st, re.I) or \
+    about_result = bool(re.match(r"^(?:if|when|whenever|unless)\b", st, re.I) or
+                        re.search(r"\b(?:return(?:s|ed)?|result)\b", st, re.I))
+    m = re.match(r"^(?:you (?:may|can) )?assume(?:s)?(?: that)?\s+(.+?)\.?$", st, re.I) or (None if about_result else \
         re.match(r"^(?:the )?(?:input |given )?(.+?\s+(?:will be|is always|are always|is guaranteed to be)\s+.+?)\.?$",
-                 st, re.I)
+                 st, re.I))  # "If ..., then the returned X will be ...": a statement about the result, not the input
     if m:
         text = re.sub(r"\b(will be|is always|is guaranteed to be)\b", "is", m.group(1))
         text = re.sub(r"\bare always\b", "are", text)
@@ -433,7 +437,7 @@ CATALOGUE: tuple[Rule, ...] = (
          ("Returns an integer.", "f(x: int) -> int", "isinstance(result, int)"), _signature_type),
 )
 
-CATALOGUE = CATALOGUE + tuple(Rule(*entry) for entry in MORE_RULES)
+CATALOGUE = CATALOGUE + tuple(Rule(*entry) for entry in MORE_RULES) + tuple(Rule(*entry) for entry in LIB_RULES)
 
 #: Rules whose clauses the signature alone implies (excluded from the reach figures).
 SIGNATURE_ONLY_RULES = frozenset({"signature-type"})
@@ -445,16 +449,32 @@ def is_worked_example(sentence: str) -> bool:
     return bool(re.search(r"[\]\)\d'\"]\s*(?:->|=>|\u2192)|(?:->|=>|\u2192)\s*[\[\(\d'\"]", sentence))
 
 
+def is_code_like(sentence: str) -> bool:
+    """True for a fragment of an example the splitter did not turn into an ``example`` (a doctest with a
+    lambda, an assignment, a call followed by its printed result, a doctest directive): no rule reads code."""
+    return bool(re.search(r"\blambda\b|^\s*[A-Za-z_][\w.]*(?:\[[^\]]*\])? = |#\s*doctest:|>>>|"
+                          r"\b[a-z_]\w*\([^()]*(?:\([^()]*\)[^()]*)*\)\s+[\[\(\{'\"\d-]", sentence))
+
+
 #: The rules an ``Argument X: ...`` / ``Attribute X: ...`` entry (docstring sections) may match.
-_ENTRY_RULES = {"Argument": frozenset({"arg-entry"}), "Attribute": frozenset({"invariant"})}
+_ENTRY_RULES = {"Argument": frozenset({"arg-entry", "arg-choice"}), "Attribute": frozenset({"invariant"})}
 #: Rules whose clause assumes the natural order or the elements themselves (not a key function's values).
 _ORDER_RULES = frozenset({"sorted", "average", "extremum", "membership", "filter"})
-_CALLABLE_PARAMS = re.compile(r"^(key|keys|comparator|cmp|iteratee|callback|predicate|func|fn|sort_key|reverse|by)$")
+_CALLABLE_PARAMS = re.compile(r"^(key|keys|comparator|cmp|iteratee|callback|predicate|func|fn|sort_key|reverse|by|"
+                              r"customizer)$")
+#: Rules whose condition (equality, membership) a required key/comparator/customizer parameter redefines.
+_CALLABLE_RULES = frozenset({"check-if", "bool-iff"})
 
 
 def _has_callable_param(ctx: Context) -> bool:
     """True when the target takes a key/comparator/iteratee (or ``reverse``) parameter."""
     return any(_CALLABLE_PARAMS.match(n) or "Callable" in t for n, t in ctx.sig.params)
+
+
+def _has_required_callable(ctx: Context) -> bool:
+    """True when a key/comparator/customizer parameter has no default (it always changes the condition)."""
+    with_default = {n for n, _ in ctx.sig.defaults}
+    return any((_CALLABLE_PARAMS.match(n) or "Callable" in t) and n not in with_default for n, t in ctx.sig.params)
 
 
 def match_rules(sentence: str, ctx: Context) -> list[tuple[str, Clause]]:
@@ -465,7 +485,7 @@ def match_rules(sentence: str, ctx: Context) -> list[tuple[str, Clause]]:
     """
     out: list[tuple[str, Clause]] = []
     seen: set[tuple[str, str]] = set()
-    if is_worked_example(sentence):
+    if is_worked_example(sentence) or is_code_like(sentence):
         return out
     entry = re.match(r"^(Argument|Attribute) \w+: ", sentence)
     if sentence.lstrip().startswith(".."):  # a reST directive (``.. versionchanged:: 3.0``) states no behaviour
@@ -474,15 +494,22 @@ def match_rules(sentence: str, ctx: Context) -> list[tuple[str, Clause]]:
         if entry and rule.name not in _ENTRY_RULES[entry.group(1)]:
             continue  # an Args/Attributes entry describes its parameter or attribute, not the result
         if rule.name in _ORDER_RULES and _has_callable_param(ctx):
+            continue
+        if rule.name in _CALLABLE_RULES and _has_required_callable(ctx):
             continue  # a key/comparator/iteratee parameter changes what "sorted"/"mean"/"largest" is about
         try:
             found = rule.fn(sentence, ctx)
         except (KeyError, IndexError):
             found = None
         for c in found or []:
+            if ctx.sig.generator and re.search(r"\blen\(result\)|\bresult\[", c.text):
+                continue  # a generator function returns an iterator: no length, no indexing
             if (c.kind, c.text) not in seen:
                 seen.add((c.kind, c.text))
                 out.append((rule.name, c))
+    guarded = [(r, c.kind, c.text if r in SIGNATURE_ONLY_RULES else guard_defaults(c.kind, c.text, ctx))
+               for r, c in out]
+    out = [(r, Clause(k, t)) for r, k, t in guarded if t is not None]
     if any(c.kind == "raises" for _, c in out):
         out = [(r, c) for r, c in out if c.kind == "raises"]
     if any(c.kind == "requires" for _, c in out) and any(c.kind != "requires" for _, c in out):

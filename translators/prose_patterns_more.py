@@ -93,6 +93,9 @@ def _sum(s: str, ctx: Context) -> list[Clause] | None:
     if not m:
         return None
     phrase = m.group(1)
+    if re.search(r"\bsum of (?:all |the )*(?:squares?|cubes?|digits?|products?|absolute|lengths?|logs?|"
+                 r"logarithms?|reciprocals?|powers?|differences?)\b", s, re.I):
+        return None  # the sum of something computed from each element
     if len(phrase.split()) > 4 or re.search(r"\b(that|which|where|whose|odd|even|positive|negative|squares?|cubes?|"
                                             r"digits?|first|last|except|if|when|with|at|in|positions?|greater|less|"
                                             r"unique|distinct|absolute|products?)\b", phrase, re.I):

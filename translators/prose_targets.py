@@ -28,7 +28,8 @@ from typing import Sequence
 
 from evalgap.translators.prose_terms import Signature
 
-__all__ = ["ModuleTargets", "read_targets", "Mention", "mentions", "resolve", "by_parameters", "engine_text", "type_text"]
+__all__ = ["ModuleTargets", "read_targets", "Mention", "mentions", "resolve", "by_parameters", "engine_text", "type_text",
+           "defaults_of", "literal_default", "is_generator"]
 
 _TYPE_MAP = {"List": "list", "Dict": "dict", "Tuple": "tuple", "Set": "set", "FrozenSet": "frozenset"}
 
@@ -59,6 +60,42 @@ def _value_type(node: ast.expr) -> str:
     if isinstance(node, (ast.Set, ast.SetComp)):
         return "set[Any]"
     return "Any"
+
+
+def literal_default(node: ast.expr) -> str | None:
+    """A parameter's default as spec-language literal text (``None``, ``True``, ``0``, ``-1``, ``"x"``), or
+    None when it is not such a literal."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant) \
+            and type(node.operand.value) in (int, float):
+        return f"-{node.operand.value!r}"
+    if not isinstance(node, ast.Constant):
+        return None
+    v = node.value
+    if v is None or type(v) in (bool, int, float):
+        return repr(v)
+    if isinstance(v, str) and not any(c in v for c in "\"\\\n"):
+        return f'"{v}"'
+    return None
+
+
+def defaults_of(fn: ast.FunctionDef, skip_self: bool) -> tuple[tuple[str, str | None], ...]:
+    """``(name, literal default or None)`` of ``fn``'s positional and keyword-only parameters that have one."""
+    args = fn.args.args[1:] if skip_self else fn.args.args
+    pos = list(zip([a.arg for a in args][len(args) - len(fn.args.defaults):], fn.args.defaults))
+    kw = [(a.arg, d) for a, d in zip(fn.args.kwonlyargs, fn.args.kw_defaults) if d is not None]
+    return tuple((n, literal_default(d)) for n, d in pos + kw)
+
+
+def is_generator(fn: ast.FunctionDef) -> bool:
+    """True when ``fn``'s own body (not a nested function's) contains ``yield``."""
+    todo: list[ast.AST] = list(fn.body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (ast.Yield, ast.YieldFrom)):
+            return True
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            todo.extend(ast.iter_child_nodes(node))
+    return False
 
 
 def _params(fn: ast.FunctionDef, skip_self: bool) -> tuple[tuple[str, str], ...]:
@@ -123,7 +160,8 @@ def read_targets(tree: ast.Module, only: str | None = None) -> ModuleTargets:
                 if isinstance(f, ast.FunctionDef) and not f.name.startswith("_") and not any(
                         isinstance(d, ast.Name) and d.id in ("property", "staticmethod", "classmethod")
                         for d in f.decorator_list):
-                    out.append(Signature(f.name, _params(f, True), type_text(f.returns), node.name, "method", attrs))
+                    out.append(Signature(f.name, _params(f, True), type_text(f.returns), node.name, "method", attrs,
+                                 defaults_of(f, True), is_generator(f)))
     if only:
         out = [s for s in out if only in (s.qualname, s.name, s.owner)]
     return ModuleTargets(tuple(out))

@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from evalgap.translators.prose_conditions import library_condition
+
 __all__ = ["Signature", "Clause", "Context", "base_kind"]
 
 _NUM_WORDS = {"zero": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
@@ -42,6 +44,9 @@ class Signature:
         owner: the class a method belongs to (None for a module-level function or a class).
         kind: ``function``, ``method`` or ``class``.
         attrs: for a method or a class, the instance attributes ``(name, type text)`` (read as ``self.NAME``).
+        defaults: ``(name, default)`` of the parameters that have a default: the default as spec-language
+            literal text, or None when it is not a literal (a sentinel object, a call).
+        generator: True for a generator function (its body yields): the result is an iterator.
     """
 
     name: str
@@ -50,6 +55,8 @@ class Signature:
     owner: str | None = None
     kind: str = "function"
     attrs: tuple[tuple[str, str], ...] = ()
+    defaults: tuple[tuple[str, str | None], ...] = ()
+    generator: bool = False
 
     @property
     def qualname(self) -> str:
@@ -208,6 +215,9 @@ class Context:
         are P``, ``X contains Y``; None when not understood."""
         p = phrase.strip().rstrip(".,;").strip()
         p = re.sub(r"^(that|the case that)\s+", "", p, flags=re.I)
+        lib = library_condition(self, p)
+        if lib:
+            return lib
         low = p.lower()
         m = re.fullmatch(r"(?:all|every|each) (?:of the )?(?:\w+ )?(?:in|of) (.+?) (?:are|is) (.+)", low)
         if m:

@@ -1,0 +1,113 @@
+"""Conditions of library docstrings (issue 24, library round): type tests (``X is a string``, ``X is a
+``dict`` or ``list````), ``X is None``, membership (``X is in Y``, ``X is included in Y``), ``X and Y are
+equal``, ``X is blank``, and sign/parity tests of an untyped parameter (guarded by an ``isinstance`` test so
+that the clause does not raise on other kinds of value).
+
+:meth:`evalgap.translators.prose_terms.Context.condition` tries :func:`library_condition` first; like every
+phrase reader of the pattern engine it returns None for a phrase it does not understand.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pragma: no cover
+    from evalgap.translators.prose_terms import Context
+
+__all__ = ["library_condition", "numeric_guard"]
+
+#: Type nouns and the ``isinstance`` test they mean (``integer`` excludes ``bool``, a subclass of ``int``).
+_TYPES = {"string": "isinstance({x}, str)", "str": "isinstance({x}, str)", "list": "isinstance({x}, list)",
+          "dict": "isinstance({x}, dict)", "dictionary": "isinstance({x}, dict)", "tuple": "isinstance({x}, tuple)",
+          "float": "isinstance({x}, float)", "boolean": "isinstance({x}, bool)", "bool": "isinstance({x}, bool)",
+          "integer": "(isinstance({x}, int) and not isinstance({x}, bool))",
+          "int": "(isinstance({x}, int) and not isinstance({x}, bool))"}
+_WORD = re.compile(r"[A-Za-z_]\w*")
+_MEMBER = r"(?:in|included in|found in|contained in|present in|a member of|an element of)"
+
+
+def numeric_guard(x: str) -> str:
+    """The test that ``x`` is a real number (``bool`` excluded): the guard of a sign or parity test of an
+    untyped parameter."""
+    return f"isinstance({x}, (int, float)) and not isinstance({x}, bool)"
+
+
+def _named(ctx: Context, phrase: str) -> str | None:
+    """The parameter ``phrase`` names by its own name (``\`value\```, ``the value x``), or None: these
+    conditions never bind a parameter by its kind alone."""
+    if re.search(r"\b(?:return(?:s|ed)?|result|output)\b", phrase, re.I):
+        return None  # "the returned value" is the result, not a parameter named value
+    x = ctx.param(phrase)
+    return x if x and x in [n for n, _ in ctx.sig.params] and x in _WORD.findall(phrase) else None
+
+
+def _type_test(words: str, x: str) -> str | None:
+    alts = [re.sub(r"^(?:an?|the)\s+", "", w.strip()).strip("`") for w in re.split(r"\s+or\s+|\s*,\s*", words)]
+    alts = [re.sub(r"\s+(?:object|value|instance|type)$", "", a) for a in alts if a]
+    if not alts or any(a not in _TYPES for a in alts):
+        return None
+    tests = [_TYPES[a].format(x=x) for a in alts]
+    return tests[0] if len(tests) == 1 else "(" + " or ".join(tests) + ")"
+
+
+def library_condition(ctx: Context, phrase: str) -> str | None:
+    """A condition of the forms above over ``ctx``'s parameters, or None."""
+    p = re.sub(r"\s+or not$", "", phrase.strip().rstrip(".,;").strip(), flags=re.I)
+    p = re.sub(r"^(?:the )?(?:given |passed )?", "", p, flags=re.I)
+    m = re.fullmatch(r"(.+?) (?:is|are) (not )?(?:an? |of type )?((?:``\w+``|`\w+`|\w+)(?: (?:object|value|instance))?"
+                     r"(?:(?:,| or) (?:an? )?(?:``\w+``|`\w+`|\w+)(?: (?:object|value|instance))?)*)", p, re.I)
+    if m:
+        x = _named(ctx, m.group(1))
+        words = m.group(3).lower()
+        if x:
+            if re.fullmatch(r"``none``|`none`|none", words):
+                return f"{x} is {'not ' if m.group(2) else ''}None"
+            if words == "callable":
+                return f"{'not ' if m.group(2) else ''}callable({x})"
+            if words == "blank" and not m.group(2):
+                return f"isinstance({x}, str) and {x}.strip() == \"\""
+            test = _type_test(words, x)
+            if test:
+                return f"not {test}" if m.group(2) else test
+    m = re.fullmatch(rf"(.+?) (?:is|are) (not )?{_MEMBER} (.+)", p, re.I)
+    if m:
+        xs = _named(ctx, m.group(3))
+        y = _named(ctx, m.group(1)) or ctx.value(m.group(1))
+        if xs and y and y != xs:
+            return f"{y} {'not in' if m.group(2) else 'in'} {xs}"
+    m = re.fullmatch(r"(.+?) and (.+?) are (not )?equal", p, re.I)
+    if m:
+        a, b = _named(ctx, m.group(1)), _named(ctx, m.group(2))
+        if a and b and a != b:
+            return f"{a} {'!=' if m.group(3) else '=='} {b}"
+    m = re.fullmatch(r"(.+?) (?:is|are) (?:an? )?(positive|negative|even|odd|zero|``0``|`0`)(?: (?:number|integer|value))?",
+                     p, re.I)
+    if m:
+        x = _named(ctx, m.group(1))
+        if x and ctx.sig.kind_of(x) == "any":
+            test = {"positive": f"{x} > 0", "negative": f"{x} < 0", "even": f"{x} % 2 == 0", "odd": f"{x} % 2 == 1",
+                    "zero": f"{x} == 0"}.get(m.group(2).lower().strip("`"), f"{x} == 0")
+            return f"{numeric_guard(x)} and {test}"
+    return None
+
+
+def guard_defaults(kind: str, text: str, ctx: Context) -> str | None:
+    """``text`` (an ``ensures`` expression or a ``raises`` clause ``E when W``) narrowed to calls that leave
+    the parameters it does not read at their defaults: a docstring sentence describes the default behaviour
+    (``includes(collection, target, from_index=0)``: "Returns whether `target` is in `collection`" →
+    ``(from_index == 0) ==> result == (target in collection)``). None when such a parameter's default is not
+    a literal (a sentinel object): "left at its default" cannot be written, so no clause is proposed."""
+    if kind not in ("ensures", "raises"):
+        return text
+    used = set(_WORD.findall(text))
+    free = [(n, d) for n, d in ctx.sig.defaults if n not in used]
+    if not free:
+        return text
+    if any(d is None for _, d in free):
+        return None
+    guard = " and ".join(f"{n} is {d}" if d in ("None", "True", "False") else f"{n} == {d}" for n, d in free)
+    if kind == "raises":
+        exc, _, cond = text.partition(" when ")
+        return f"{exc} when {guard} and ({cond})"
+    return f"({guard}) ==> ({text})"
