@@ -159,3 +159,18 @@ def test_a_target_that_notices_the_enumeration_is_not_verified(enum_report: obje
     if r.verdict is not Verdict.REFUTED:  # type: ignore[attr-defined]
         assert r.verdict is Verdict.UNKNOWN, r.verdicts  # type: ignore[attr-defined]
         assert any(v.reason.startswith("nondeterminism") for v in r.verdicts), r.verdicts  # type: ignore[attr-defined]
+
+
+def test_budget_use_names_each_engine() -> None:
+    """Per requirement, how much of its budget each engine used (engines run side by side)."""
+    from evalgap.verifier.findings import Budget, EngineVerdict, RequirementResult
+    from evalgap.verifier.report.gap import budget_use
+
+    r = RequirementResult("B-1", "p", "a:1:1", "formal", verdict=Verdict.NO_COUNTEREXAMPLE, verdicts=(
+        EngineVerdict("crosshair", Verdict.NO_COUNTEREXAMPLE, "r", Budget(seconds=3.0, used_s=2.14, paths=41),
+                      elapsed_s=8.0),
+        EngineVerdict("hypothesis", Verdict.NO_COUNTEREXAMPLE, "r", Budget(examples=200), elapsed_s=3.5),
+        EngineVerdict("enumeration", Verdict.NO_COUNTEREXAMPLE, "r", Budget(seconds=3.0, used_s=3.0, examples=900),
+                      elapsed_s=3.2)))
+    assert budget_use(r) == ("crosshair 2.1 of 3 s, 41 paths (8.0 s wall); hypothesis 200 examples (3.5 s wall); "
+                             "enumeration 900 inputs (3.2 s wall)")
