@@ -68,7 +68,8 @@ def run_one(spec: Path, settings: evalgap.Settings) -> dict[str, Any]:
         st = r.strength
         rows.append({"id": r.id, "verdict": r.verdict.value if r.verdict else None, "bounds": list(r.bounds),
                      "engines": {v.engine: {"verdict": v.verdict.value, "elapsed_s": round(v.elapsed_s, 2),
-                                            "used_s": v.budget.used_s if v.budget else None}
+                                            "used_s": v.budget.used_s if v.budget else None,
+                                            "reason": v.reason[:300]}
                                  for v in r.verdicts},
                      "strength": None if st is None else {"killed": st.killed, "scored": st.scored,
                                                           "ratio": st.ratio, "weak": st.weak}})

@@ -174,3 +174,14 @@ def test_budget_use_names_each_engine() -> None:
                       elapsed_s=3.2)))
     assert budget_use(r) == ("crosshair 2.1 of 3 s, 41 paths (8.0 s wall); hypothesis 200 examples (3.5 s wall); "
                              "enumeration 900 inputs (3.2 s wall)")
+
+
+def test_process_cpu_time_counts_as_a_clock_read() -> None:
+    """``os.times()`` and ``resource.getrusage()`` tell a long enumeration from a short run: clock reads."""
+    import ast
+
+    from evalgap.verifier.analysis.gaming_check import _entropy_reads
+
+    src = "import os\nimport resource\ndef f():\n    return os.times().user + resource.getrusage(0).ru_utime\n"
+    assert [w for _, w in _entropy_reads(ast.parse(src))] == ["os.times()", "resource.getrusage()"]
+    assert _entropy_reads(ast.parse("import os\ndef f():\n    return os.getcwd()\n")) == []
