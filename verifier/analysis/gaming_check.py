@@ -157,7 +157,7 @@ def scan_target(file: str | None, paths: Iterable[str]) -> ScannedCode:
 #: calls one gives a different result on another run, so one run's "all paths exhausted" proves nothing.
 _ENTROPY: dict[str, frozenset[str] | None] = {
     "random": None, "secrets": None, "uuid": frozenset({"uuid1", "uuid4"}),
-    "os": frozenset({"urandom", "getrandom"}),
+    "os": frozenset({"urandom", "getrandom", "times"}), "resource": frozenset({"getrusage"}),
     "time": frozenset({"time", "time_ns", "monotonic", "monotonic_ns", "perf_counter", "perf_counter_ns",
                        "process_time", "localtime", "gmtime", "ctime", "asctime"}),
     "datetime": frozenset({"now", "today", "utcnow"}), "date": frozenset({"today"}),

@@ -80,9 +80,11 @@ def _builtin() -> None:
     from evalgap.verifier.engines.examples import ExampleEngine
     from evalgap.verifier.engines.hypothesis import HypothesisEngine
     from evalgap.verifier.engines.database import DatabaseEngine
+    from evalgap.verifier.engines.enumeration import EnumerationEngine
     from evalgap.verifier.engines.schedules import SchedulesEngine
 
-    for engine in (CrossHairEngine(), HypothesisEngine(), ExampleEngine(), SchedulesEngine(), DatabaseEngine()):
+    for engine in (CrossHairEngine(), HypothesisEngine(), ExampleEngine(), SchedulesEngine(), DatabaseEngine(),
+                   EnumerationEngine()):
         _ENGINES.setdefault(engine.name, engine)
 
 

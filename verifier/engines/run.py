@@ -156,10 +156,16 @@ def _check_one(req: A.Requirement, owner: object, ob: Obligation, harness: Harne
         return RequirementResult(**base, role="precondition")  # type: ignore[arg-type]
     if ob.kind == "config":  # a rule over a configuration file: `check-config` / the Z3 analysis
         return RequirementResult(**base, role="config")  # type: ignore[arg-type]
+    proof: EngineVerdict | None = None
     if ob.kind == "unsupported":
         verdicts = [EngineVerdict("none", Verdict.UNKNOWN, f"unsupported: {ob.reason}")]
     elif ob.kind == "example":
         verdicts = [_cached_run("example", req, owner, ob, harness, hdir, target, source, opts, cache)]
+    elif (proof := _exhaust(req, owner, ob, harness, hdir, target, source, opts, cache, spec)) is not None \
+            and proof.verdict in (Verdict.VERIFIED, Verdict.REFUTED):
+        # the bounded domain was exhausted (or a replayed counterexample found in it): the other engines could
+        # only search the same finite domain again, so their budgets are not spent
+        verdicts = [proof]
     elif opts.jobs >= 2 and len(_engines_of(ob, opts)) > 1:
         # the engines side by side (each drives its own worker process), so a requirement takes the longest
         # engine's time rather than their sum: a target that never returns costs one budget of wall time
@@ -170,9 +176,24 @@ def _check_one(req: A.Requirement, owner: object, ob: Obligation, harness: Harne
     else:
         verdicts = [_cached_run(e, req, owner, ob, harness, hdir, target, source, opts, cache, spec)
                     for e in _engines_of(ob, opts)]
+    if proof is not None and proof not in verdicts:
+        verdicts = [proof, *verdicts]
     verdict = overall([v.verdict for v in verdicts], [v.reason for v in verdicts])
     return RequirementResult(**base, verdicts=tuple(verdicts), verdict=verdict,  # type: ignore[arg-type]
                              elapsed_s=time.monotonic() - start)
+
+
+def _exhaust(req: A.Requirement, owner: object, ob: Obligation, harness: Harness, hdir: Path, target: Target,
+             source: str, opts: Settings, cache: ResultCache | None, spec: A.Spec | None) -> EngineVerdict | None:
+    """The ``enumeration`` engine's verdict when ``ob``'s domain is finite and small (a bounded proof by
+    exhaustion, :mod:`evalgap.verifier.engines.enumeration`), else None (the engine does not apply)."""
+    from evalgap.verifier.engines.enumeration import plan
+
+    if ob.kind not in ("function", "scenario") or not set(opts.engines) & {"crosshair", "hypothesis"}:
+        return None
+    if plan(EngineJob(req, owner, ob, harness, hdir, target, source, opts, spec)) is None:
+        return None
+    return _cached_run("enumeration", req, owner, ob, harness, hdir, target, source, opts, cache, spec)
 
 
 def _estimated_cost(ob: Obligation) -> int:

@@ -248,6 +248,26 @@ def spec_findings_from(analysis: AnalysisReport | None) -> tuple[SpecFinding, ..
     return () if analysis is None else tuple(analysis.findings)
 
 
+def budget_use(r: RequirementResult) -> str:
+    """How much of its budget each engine used on ``r``, e.g. ``crosshair 2.1 of 3 s, 41 paths (8.0 s wall);
+    hypothesis 200 examples (3.5 s wall)``; empty when no engine ran (issue 20: engines side by side)."""
+    parts = []
+    for v in r.verdicts:
+        b = v.budget
+        if b is None or v.engine in ("none", "nondeterminism", "gaming"):
+            continue
+        if v.engine == "enumeration" and b.examples is not None:
+            used = f"{b.examples} inputs"
+        elif b.seconds is not None and b.used_s is not None:
+            used = f"{b.used_s:.1f} of {b.seconds:g} s" + (f", {b.paths} paths" if b.paths is not None else "")
+        elif b.examples is not None:
+            used = f"{b.examples} examples"
+        else:
+            continue
+        parts.append(f"{v.engine} {used}" + (" (cached)" if v.cached else f" ({v.elapsed_s:.1f} s wall)"))
+    return "; ".join(parts)
+
+
 def bounded(r: RequirementResult) -> bool:
     """Whether ``--fail-on bounded`` counts ``r``: its overall verdict is ``no-counterexample`` (the
     ``bounded-only`` flag) or a ``verified`` that holds only within its bounds (``bounded-proof``)."""

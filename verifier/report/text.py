@@ -14,7 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from evalgap.verifier.findings import RequirementResult, Verdict
-from evalgap.verifier.report.gap import GapReport
+from evalgap.verifier.report.gap import GapReport, budget_use
 
 __all__ = ["render_text", "render_text_string", "check_progress", "summary_line"]
 
@@ -46,6 +46,9 @@ def _evidence(r: RequirementResult) -> Text:
         parts.append(f"\n{r.disagreement}", style="bold")
     if r.bounds:
         parts.append(f"\nbounded by: {'; '.join(r.bounds)}", style="bold")
+    use = budget_use(r)
+    if use:
+        parts.append(f"\nbudget use: {use}", style="dim")
     if r.strength is not None:
         parts.append("\n" + r.strength.describe(), style="bold" if r.strength.weak else "dim")
     if r.narrowed_by:

@@ -77,6 +77,7 @@ for _w in (
     WorkerKind("hypothesis", f"{_V}.engines.hypothesis_worker", ("hypothesis", "hypothesis.strategies", "icontract"),
                engine="hypothesis"),
     WorkerKind("replay", f"{_V}.engines.replay_worker", ("icontract",)),
+    WorkerKind("enumeration", f"{_V}.engines.enumeration_worker", ("icontract",), engine="enumeration"),
     WorkerKind("schedules", f"{_V}.engines.schedules_worker", ("hypothesis", "hypothesis.strategies", "icontract",
                                                                "asyncio")),
     WorkerKind("database", f"{_V}.engines.database_worker", ("hypothesis", "hypothesis.strategies", "sqlite3")),

@@ -109,10 +109,42 @@ def _agree_spec(decl: A.FunctionDecl, preconditions: list[A.Expr]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def module_file(target: Target) -> Path | None:
+    """The source file of ``target``: its ``file``, else the ``.py`` file (or package ``__init__.py``) that its
+    dotted module name names on its paths or ``sys.path``, found without importing anything (the code under
+    check runs only in sandboxed workers); None when there is none (a C extension, a namespace package)."""
+    import sys
+
+    if target.file is not None:
+        return Path(target.file) if Path(target.file).is_file() else None
+    parts = target.module.split(".")
+    for root in (*target.paths, *sys.path):
+        base = Path(root or ".").joinpath(*parts)
+        for cand in (base.with_suffix(".py"), base / "__init__.py"):
+            if cand.is_file():
+                return cand
+    return None
+
+
 def _mutant_target(target: Target, folder: Path, text: str) -> Target:
-    (folder / f"{target.module}.py").write_text(text, encoding="utf-8")
-    return Target(target.module, (str(folder), *target.paths), f"mutant of {target.display}",
-                  str(folder / f"{target.module}.py"))
+    """A target whose module is ``text``, written under ``folder`` (put first on the workers' path). A module of
+    an installed package (``pydash.arrays``) gets a copy of its top-level package with the one file replaced,
+    so that its relative imports still resolve; the installed package is never changed."""
+    import shutil
+
+    parts = target.module.split(".")
+    src = module_file(target)
+    if len(parts) > 1 and src is not None:
+        top = src.parents[len(parts) - 2] if src.name != "__init__.py" else src.parents[len(parts) - 1]
+        shutil.copytree(top, folder / parts[0], ignore=shutil.ignore_patterns("__pycache__", "*.pyc"),
+                        dirs_exist_ok=True)
+        dest = folder.joinpath(*parts[:-1], parts[-1] + ".py") if src.name != "__init__.py" \
+            else folder.joinpath(*parts, "__init__.py")
+    else:
+        dest = folder / (f"{parts[-1]}.py" if src is None or src.name != "__init__.py" else f"{parts[-1]}/__init__.py")
+        dest.parent.mkdir(parents=True, exist_ok=True)
+    dest.write_text(text, encoding="utf-8")
+    return Target(target.module, (str(folder), *target.paths), f"mutant of {target.display}", str(dest))
 
 
 def _sub_settings(settings: Settings) -> Settings:
@@ -136,9 +168,10 @@ def measure_strength(report: Any, loaded: LoadedSpec, target: Target, settings: 
     """
     import evalgap
 
-    if target.file is None or not Path(target.file).is_file():
+    src = module_file(target)
+    if src is None:
         return {}
-    original = Path(target.file).read_text(encoding="utf-8")
+    original = src.read_text(encoding="utf-8")
     passing = [r for r in report.requirements if r.role != "precondition" and r.verdict in _PASSING]
     pre_ids = {r.id for r in report.requirements if r.role == "precondition"}
     decls = {f.name: f for f in loaded.spec.functions}

@@ -1,0 +1,156 @@
+"""Worker process: call one ``check_...`` function of a harness on every input of a finite domain.
+
+Run only through :func:`evalgap.verifier.sandbox.runner.run_worker`. CrossHair is never imported here; the
+worker first proves that icontract's checks are enforced, installs the guard, imports the harness, then runs
+``function(*args)`` once for every combination of the parameters' values (:mod:`.domains`), in an order drawn
+from fresh randomness (a bijection ``i -> (a*i + b) mod N`` with ``gcd(a, N) = 1``: every index once), each
+argument a fresh deep copy. It stops at the first failure (a contract violation other than a precondition,
+or any exception) or when its CPU time reaches ``budget_s``.
+
+Request keys: ``paths``, ``harness``, ``function``, ``domains`` (one per parameter), ``budget_s``, ``roots``
+(folders and package folders whose modules' state is fingerprinted before and after).
+
+Result keys: ``outcome`` (``passed``: every input ran; ``failed``: ``args`` and ``exception``; ``incomplete``:
+the budget ran out; ``error``: ``stage``, ``message``), ``ran`` (inputs called), ``rejected`` (inputs a
+precondition rejected), ``total``, ``state`` (what of the target's module state differed after the run, if
+anything: a result may then depend on how often the code ran).
+"""
+
+from __future__ import annotations
+
+import copy
+import importlib
+import math
+import os
+import random
+import reprlib
+import sys
+import time
+import traceback
+from typing import Any
+
+import icontract
+
+from evalgap.verifier.engines import domains
+from evalgap.verifier.engines.hypothesis_worker import py_source
+from evalgap.verifier.sandbox import channel
+
+_REPR = reprlib.Repr()
+_REPR.maxlevel, _REPR.maxlist, _REPR.maxdict, _REPR.maxset, _REPR.maxstring, _REPR.maxother = 4, 60, 60, 60, 200, 200
+
+
+def _cell(v: Any) -> str:
+    try:
+        return f"{type(v).__qualname__}:{_REPR.repr(v)}"
+    except BaseException:  # noqa: BLE001 - a repr that raises is itself part of the state
+        return f"{type(v).__qualname__}:<repr raised>"
+
+
+def fingerprint(roots: list[str]) -> dict[str, str]:
+    """The observable state of every loaded module whose file is under one of ``roots``: each global's type
+    and (bounded) repr; for functions their defaults, attributes and closure cells; for classes their plain
+    attributes. Also ``os.environ`` and the names in the working folder. Two equal fingerprints around a run
+    mean no counter or cache of these kinds changed (other hiding places are not seen)."""
+    real = [os.path.join(os.path.realpath(r), "") for r in roots if r]
+    out: dict[str, str] = {"os.environ": _cell(dict(os.environ)), "cwd": _cell(sorted(os.listdir(".")))}
+    for name, mod in list(sys.modules.items()):
+        file = getattr(mod, "__file__", None)
+        if not isinstance(file, str) or not any(os.path.realpath(file).startswith(r) for r in real):
+            continue
+        for key, v in list(vars(mod).items()):
+            if key.startswith("__") and key.endswith("__"):
+                continue
+            label = f"{name}.{key}"
+            if callable(v) and hasattr(v, "__code__"):
+                cells = tuple(c.cell_contents for c in (v.__closure__ or ()) if _filled(c))
+                out[label] = _cell((v.__defaults__, v.__kwdefaults__, dict(vars(v)), cells))
+            elif isinstance(v, type):
+                out[label] = _cell({a: b for a, b in vars(v).items() if not callable(b)
+                                    and not isinstance(b, (staticmethod, classmethod, property))})
+            elif type(v).__name__ != "module":
+                out[label] = _cell(v)
+    return out
+
+
+def _filled(c: Any) -> bool:
+    try:
+        c.cell_contents
+    except ValueError:
+        return False
+    return True
+
+
+def _order(n: int) -> tuple[int, int]:
+    """A random bijection of ``range(n)``: ``(a, b)`` with ``gcd(a, n) == 1``."""
+    rng = random.Random(os.urandom(16))
+    if n <= 1:
+        return 1, 0
+    while True:
+        a = rng.randrange(1, n)
+        if math.gcd(a, n) == 1:
+            return a, rng.randrange(n)
+
+
+def main(argv: list[str]) -> int:
+    """Run one enumeration (see the module docstring); always 0, the outcome is in the result."""
+    return channel.run(argv, _work)
+
+
+def _work(ch: channel.Channel) -> dict[str, Any]:
+    req = ch.request
+    ch.add_paths()
+    problem = channel.contracts_enforced("enumeration")
+    if problem or "crosshair" in sys.modules:
+        return {"outcome": "error", "stage": "enforcement", "message": problem or "crosshair imported"}
+    spaces = [domains.values(d) for d in req["domains"]]
+    total = 1
+    for s in spaces:
+        total *= len(s)
+    ch.watch_modules(("icontract",))
+    ch.install_guard()
+    ch.start_record()
+    try:
+        harness = importlib.import_module(req["harness"])
+        fn = getattr(harness, req["function"])
+        ch.watch_function(f"{req['harness']}.{req['function']}", fn)
+        ch.watch(req["harness"], harness)
+        ch.watch_state(req["paths"][1:])
+    except BaseException as exc:  # noqa: BLE001 - anything the target does at import time is data
+        return {"outcome": "error", "stage": "import", "message": f"{type(exc).__name__}: {exc}",
+                "traceback": traceback.format_exc()[-3000:]}
+    roots = list(req.get("roots", []))
+    before = fingerprint(roots)
+    budget = float(req["budget_s"])
+    a, b = _order(total)
+    ran = rejected = 0
+    clock = time.process_time
+    for i in range(total):
+        j = (a * i + b) % total
+        args = []
+        for s in reversed(spaces):
+            j, r = divmod(j, len(s))
+            args.append(s[r])
+        args.reverse()
+        ran += 1
+        try:
+            fn(*copy.deepcopy(args))
+        except icontract.ViolationError as exc:
+            if "\n[pre] " in "\n" + str(exc):
+                rejected += 1
+            else:
+                return {"outcome": "failed", "args": [py_source(x) for x in args], "ran": ran, "total": total,
+                        "rejected": rejected, "exception": f"ViolationError: {str(exc)[:1500]}"}
+        except BaseException as exc:  # noqa: BLE001 - what the target raises is a failure of the requirement
+            return {"outcome": "failed", "args": [py_source(x) for x in args], "ran": ran, "total": total,
+                    "rejected": rejected, "exception": f"{type(exc).__name__}: {str(exc)[:1500]}"}
+        if ran % 64 == 0 and clock() > budget:
+            return {"outcome": "incomplete", "ran": ran, "total": total, "rejected": rejected}
+    after = fingerprint(roots)
+    changed = sorted(k for k in set(before) | set(after) if before.get(k) != after.get(k))
+    if channel.contracts_enforced("enumeration"):
+        ch.flag("icontract's checks were switched off during the run")
+    return {"outcome": "passed", "ran": ran, "total": total, "rejected": rejected, "state": changed[:5]}
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
