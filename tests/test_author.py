@@ -10,7 +10,8 @@ from click.testing import CliRunner
 
 from evalgap.specs_lang import check_structure, parse
 from evalgap.translators.from_prose import draft_spec, load_units, render_req
-from evalgap.translators.prose_patterns import CATALOGUE, match_rules
+from evalgap.translators.prose_match import match_rules
+from evalgap.translators.prose_patterns import CATALOGUE
 from evalgap.translators.prose_split import segment_text
 from evalgap.translators.prose_terms import Context, Signature
 from evalgap.verifier.cli.main import cli

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from evalgap.translators.from_prose import draft_spec, load_units, signature_of
-from evalgap.translators.prose_patterns import match_rules
+from evalgap.translators.prose_match import match_rules
 from evalgap.translators.prose_terms import Context, Signature
 
 

@@ -60,7 +60,8 @@ def test_signatures_come_from_the_cache_and_a_corrupt_entry_is_rebuilt(tmp_path:
     entry = _entries(tmp_path / "cache")[0]
     entry.write_text(entry.read_text().replace('"f"', '"g"'))  # checksum no longer matches
     again = target_signatures(target, cache=cache)
-    assert again == first and calls == ["signature"] and cache.rejected == 1
+    assert again == first and cache.rejected == 1
+    assert calls in (["signature"], ["signature-served"])  # one probe: spawned, or from a warm fork server
     (spec.parent / "target_mod.py").write_text("def f(n: int, m: int = 0) -> int:\n    return n\n")
     changed = target_signatures(target, cache=cache)  # another source: another key, read afresh
     assert [p.name for p in changed.functions["f"].params] == ["n", "m"] and len(calls) == 2

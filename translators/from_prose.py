@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from evalgap.translators.errors import TranslationError
-from evalgap.translators.prose_patterns import is_worked_example, match_rules
+from evalgap.translators.prose_match import is_worked_example, match_rules
 from evalgap.translators.prose_split import ProseExample, Sentence, segment_text
 from evalgap.translators.prose_draft import (Draft, DraftRequirement, Engine, Proposal, ProseUnit, example_clause,
                                              lint_clause, lint_clauses, lint_text, render_req)
