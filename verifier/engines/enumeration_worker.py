@@ -99,9 +99,9 @@ def main(argv: list[str]) -> int:
 def _work(ch: channel.Channel) -> dict[str, Any]:
     req = ch.request
     ch.add_paths()
-    problem = channel.contracts_enforced("enumeration")
-    if problem or "crosshair" in sys.modules:
-        return {"outcome": "error", "stage": "enforcement", "message": problem or "crosshair imported"}
+    failed = channel.enforcement_error("enumeration")
+    if failed is not None:
+        return failed
     spaces = [domains.values(d) for d in req["domains"]]
     total = 1
     for s in spaces:

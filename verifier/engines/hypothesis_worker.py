@@ -96,9 +96,9 @@ def _work(ch: channel.Channel) -> dict[str, Any]:
     from hypothesis.errors import Flaky, Unsatisfiable
 
     base: dict[str, Any] = {"hypothesis_version": hypothesis.__version__}
-    problem = channel.contracts_enforced("Hypothesis")
-    if problem or "crosshair" in sys.modules:
-        return {**base, "outcome": "error", "stage": "enforcement", "message": problem or "crosshair imported"}
+    failed = channel.enforcement_error("Hypothesis")
+    if failed is not None:
+        return {**base, **failed}
     _warm_unicode_tables(req.get("storage_dir"))
     ch.watch_modules(("icontract", "hypothesis"))
     ch.install_guard()

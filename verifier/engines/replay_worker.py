@@ -146,9 +146,9 @@ def main(argv: list[str]) -> int:
 def _work(ch: channel.Channel) -> dict[str, Any]:
     req = ch.request
     ch.add_paths()
-    problem = channel.contracts_enforced("replay")
-    if problem or "crosshair" in sys.modules:
-        return {"outcome": "error", "stage": "enforcement", "message": problem or "crosshair imported"}
+    failed = channel.enforcement_error("replay")
+    if failed is not None:
+        return failed
     ch.watch_modules(("icontract",))
     ch.install_guard()
     ch.start_record()

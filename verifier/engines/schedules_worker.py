@@ -47,9 +47,9 @@ def _work(ch: channel.Channel) -> dict[str, Any]:
     from hypothesis import strategies as st
     from hypothesis.errors import Unsatisfiable
 
-    problem = channel.contracts_enforced("schedules")
-    if problem or "crosshair" in sys.modules:
-        return {"outcome": "error", "stage": "enforcement", "message": problem or "crosshair imported"}
+    failed = channel.enforcement_error("schedules")
+    if failed is not None:
+        return failed
     _warm_unicode_tables(req.get("storage_dir"))
     ch.watch_modules(("icontract", "hypothesis"))
     ch.install_guard()

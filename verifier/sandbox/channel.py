@@ -314,6 +314,21 @@ def contracts_enforced(process: str) -> str | None:
     return f"icontract checks are disabled in the {process} process (was CrossHair imported?)"
 
 
+def enforcement_error(process: str) -> dict[str, Any] | None:
+    """A worker's error result when icontract's checks do not run in this process or CrossHair is imported
+    (see :func:`contracts_enforced`), else None.
+
+    Args:
+        process: the worker's name for the message (``replay``, ``Hypothesis``).
+    """
+    import sys
+
+    problem = contracts_enforced(process)
+    if problem or "crosshair" in sys.modules:
+        return {"outcome": "error", "stage": "enforcement", "message": problem or "crosshair imported"}
+    return None
+
+
 def run(argv: list[str], work: Callable[[Channel], dict[str, Any]]) -> int:
     """The scaffold's main: open the channel, run ``work`` (its returned dict is the result), send it.
 
