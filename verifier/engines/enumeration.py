@@ -148,6 +148,13 @@ def run_enumeration(job: EngineJob, doms: list[domains.Domain]) -> EngineVerdict
         return EngineVerdict("enumeration", Verdict.UNKNOWN, f"vacuous precondition: all {total} inputs of the "
                              "bounded domain were rejected by the preconditions", budget,
                              elapsed_s=time.monotonic() - start)
+    if rejected:
+        # which inputs are "outside the preconditions" is what the target's own run reported (an icontract
+        # precondition violation, whose text the target can forge): no proof rests on it
+        return EngineVerdict("enumeration", Verdict.NO_COUNTEREXAMPLE, f"no counterexample among the {total} "
+                             f"inputs of the bounded domain ({rejected} rejected as precondition violations "
+                             "raised during the run, which the code under check could raise itself): not a proof",
+                             budget, elapsed_s=time.monotonic() - start)
     bound = f"exhaustive enumeration: all {total} inputs of the narrowed domain"
     return EngineVerdict("enumeration", Verdict.VERIFIED, f"every one of the {total} inputs of the bounded domain "
                          f"ran and met the requirement ({rejected} outside the preconditions), twice, under "

@@ -18,7 +18,6 @@ anything: a result may then depend on how often the code ran).
 
 from __future__ import annotations
 
-import copy
 import importlib
 import math
 import os
@@ -91,6 +90,26 @@ def _order(n: int) -> tuple[int, int]:
             return a, rng.randrange(n)
 
 
+class _Frozen(tuple):  # type: ignore[type-arg]
+    """A list value of the domain, kept as a tuple until a call gets its own list (:func:`_thaw`)."""
+
+
+def _freeze(v: Any) -> Any:
+    if isinstance(v, list):
+        return _Frozen(_freeze(x) for x in v)
+    if isinstance(v, tuple):
+        return tuple(_freeze(x) for x in v)
+    return v
+
+
+def _thaw(v: Any) -> Any:
+    if type(v) is _Frozen:
+        return [_thaw(x) for x in v]
+    if type(v) is tuple:
+        return tuple(_thaw(x) for x in v)
+    return v
+
+
 def main(argv: list[str]) -> int:
     """Run one enumeration (see the module docstring); always 0, the outcome is in the result."""
     return channel.run(argv, _work)
@@ -102,7 +121,10 @@ def _work(ch: channel.Channel) -> dict[str, Any]:
     failed = channel.enforcement_error("enumeration")
     if failed is not None:
         return failed
-    spaces = [domains.values(d) for d in req["domains"]]
+    # immutable (tuples, lists frozen as _Frozen) so that a target cannot rewrite the values still to come
+    # (found through gc.get_objects()); each call gets fresh lists built by _thaw, not copy.deepcopy, which
+    # the target could replace
+    spaces = tuple(tuple(_freeze(v) for v in domains.values(d)) for d in req["domains"])
     total = 1
     for s in spaces:
         total *= len(s)
@@ -133,15 +155,15 @@ def _work(ch: channel.Channel) -> dict[str, Any]:
         args.reverse()
         ran += 1
         try:
-            fn(*copy.deepcopy(args))
+            fn(*[_thaw(x) for x in args])
         except icontract.ViolationError as exc:
             if "\n[pre] " in "\n" + str(exc):
                 rejected += 1
             else:
-                return {"outcome": "failed", "args": [py_source(x) for x in args], "ran": ran, "total": total,
+                return {"outcome": "failed", "args": [py_source(_thaw(x)) for x in args], "ran": ran, "total": total,
                         "rejected": rejected, "exception": f"ViolationError: {str(exc)[:1500]}"}
         except BaseException as exc:  # noqa: BLE001 - what the target raises is a failure of the requirement
-            return {"outcome": "failed", "args": [py_source(x) for x in args], "ran": ran, "total": total,
+            return {"outcome": "failed", "args": [py_source(_thaw(x)) for x in args], "ran": ran, "total": total,
                     "rejected": rejected, "exception": f"{type(exc).__name__}: {str(exc)[:1500]}"}
         if ran % 64 == 0 and clock() > budget:
             return {"outcome": "incomplete", "ran": ran, "total": total, "rejected": rejected}

@@ -32,6 +32,7 @@ import json
 import json.decoder
 import json.encoder
 import json.scanner
+import importlib
 import os
 import sys
 from typing import Any, Callable, Iterable, TypedDict
@@ -158,7 +159,16 @@ class Channel:
 
     # -- paths and guard
     def add_paths(self, paths: Iterable[str] | None = None) -> None:
-        """Prepend ``paths`` (default: the request's ``paths``) to ``sys.path``, first one first."""
+        """Prepend ``paths`` (default: the request's ``paths``) to ``sys.path``, first one first.
+
+        Bytecode is read from, and written to, a fresh empty folder only (``sys.pycache_prefix``): a
+        ``__pycache__/*.pyc`` planted beside a target's source, with the header of the source's size and mtime,
+        would otherwise be run instead of the source that the spec, the cache key and the report describe."""
+        import tempfile
+
+        sys.dont_write_bytecode = True
+        sys.pycache_prefix = tempfile.mkdtemp(prefix="evalgap-pyc-")
+        importlib.invalidate_caches()
         for p in reversed(_list(paths if paths is not None else self.request.get("paths", []))):
             sys.path.insert(0, p)
 
