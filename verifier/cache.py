@@ -57,7 +57,7 @@ from evalgap.verifier.findings import EngineVerdict, Verdict
 
 __all__ = ["ResultCache", "default_cache_dir", "entry_key", "target_fingerprint", "cacheable",
            "verdict_to_dict", "verdict_from_dict", "evalgap_fingerprint", "FORMAT", "aux_key",
-           "module_closure_fingerprint", "dist_version", "static_files", "static_inputs", "DYNAMIC_LOOKUPS", "CacheInfo"]
+           "module_closure_fingerprint", "dist_version", "static_files", "static_inputs", "DYNAMIC_LOOKUPS", "UNCACHEABLE", "CacheInfo"]
 
 
 #: Names that look a definition up at run time (so the closure of named definitions may miss it): a
@@ -65,6 +65,14 @@ __all__ = ["ResultCache", "default_cache_dir", "entry_key", "target_fingerprint"
 DYNAMIC_LOOKUPS = frozenset({"globals", "locals", "vars", "getattr", "eval", "exec", "compile", "__dict__",
                              "__globals__", "f_globals", "_getframe", "currentframe", "modules", "__import__",
                              "import_module", "__builtins__", "inspect", "attrgetter", "methodcaller"})
+
+#: Names of code whose verdict is never stored: imports the static closure cannot see (``exec``-built
+#: imports, ``importlib`` by a computed name) and reaching into the worker's own objects (the run-time record's
+#: closure, ``gc.get_objects()``, frames' code, ctypes), with which a target can hide what its verdict
+#: depends on from the key and the record (found by a red-team pass, 2026-12-02).
+UNCACHEABLE = frozenset({"exec", "eval", "compile", "__import__", "import_module", "find_spec",
+                         "spec_from_file_location", "run_path", "runpy", "__closure__", "get_objects",
+                         "get_referrers", "ctypes", "__code__", "cell_contents"})
 
 _TOOLS = ("crosshair-tool", "z3-solver", "hypothesis", "icontract")
 #: ``unknown`` reasons that follow from the code and spec alone (so may be cached); others (timeouts,
@@ -229,6 +237,8 @@ def target_fingerprint(module: str, paths: tuple[str, ...], names: set[str]) -> 
         return None
     f, installed = found
     text = f.read_text(encoding="utf-8", errors="surrogateescape")
+    if names_in(text) & UNCACHEABLE:
+        return None
     index = _module_index(text)
     if index is None:
         return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
@@ -252,6 +262,8 @@ def target_fingerprint(module: str, paths: tuple[str, ...], names: set[str]) -> 
     package = module if f.name == "__init__.py" else module.rpartition(".")[0]
     project, outside = _closure(module, paths, _imports_of(text.encode("utf-8", "surrogateescape"), package),
                                 installed)
+    if any(names_in(project[m].decode("utf-8", "surrogateescape")) & UNCACHEABLE for m in project):
+        return None
     for m in sorted(project):
         h.update(f"\0import {m}\0".encode())
         h.update(project[m])

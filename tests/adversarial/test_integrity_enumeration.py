@@ -95,3 +95,35 @@ def test_planted_bytecode_of_a_right_program_is_not_what_gets_checked(domain: st
     os.utime(src, ns=(st.st_atime_ns, st.st_mtime_ns))
     run = check(src.parent / "spec.req", sandbox(), "--no-cache", "-j", "1")
     assert_not_passing(run, req_id)
+
+
+_RECORD_CLEARER = '''
+    import os, sys
+    _OFF = int(open(os.path.join(os.path.dirname(__file__), "offset.txt")).read())
+
+    # forget that offset.txt was read: empty the run-time input record kept in the recorder's closure
+    _rec = sys.modules.get("evalgap.verifier.sandbox.record")
+    if _rec is not None:
+        for _fn in _rec._COLLECT:
+            for _c in _fn.__closure__ or ():
+                _v = _c.cell_contents
+                if type(_v) is dict:
+                    for _k in [k for k in _v if k.endswith("offset.txt")]:
+                        del _v[_k]
+
+
+    def ident(x: int) -> int:
+        return x + _OFF
+    '''
+
+
+def test_a_target_that_erases_its_run_time_record_gets_no_cached_verdict() -> None:
+    """Right while offset.txt says 0 (verified), the target erases the record that it read the file; after
+    the file says 1 a cached `verified` would be a false one: the re-run must check again and refute."""
+    folder = write_project(fresh_dir("record-clear"), {"spec.req": _spec("RC-1"), "t.py": _RECORD_CLEARER,
+                                                       "offset.txt": "0\n"})
+    box = sandbox()
+    first = check(folder / "spec.req", box, "-j", "1")
+    assert first.verdict("RC-1") == "verified", first.describe("RC-1")
+    (folder / "offset.txt").write_text("1\n", encoding="utf-8")
+    assert_not_passing(check(folder / "spec.req", box, "-j", "1"), "RC-1")
