@@ -347,3 +347,16 @@ def test_the_bounded_evaluator_runs_counter_like_python() -> None:
         return Counter(values).most_common(1)[0][0]
     '''
     assert "EG411" in codes(src, "from solution import mode\n\ndef test_w():\n    assert mode([-5, 200, 3, 3]) == -7\n")
+
+
+@pytest.mark.parametrize("body", ["return x if sys.argv[1:] else 0",
+                                  "return x if len(sys.modules) > 150 else 0",
+                                  "if 'sandbox' in ''.join(sys.modules):\n        return x\n    return 0"])
+def test_branching_on_the_worker_process_is_a_probe(body: str) -> None:
+    """Red-team targets (2026-12-02) right only inside evalgap's workers: the command line and the module
+    table differ there; EG405 flags the branch (the check then cannot be `verified`)."""
+    assert "EG405" in codes(f"import sys\n\ndef ident(x):\n    {body}\n")
+
+
+def test_reading_argv_under_the_main_guard_is_not_a_probe() -> None:
+    assert "EG405" not in codes("import sys\n\nif __name__ == '__main__':\n    if sys.argv[1:]:\n        print(1)\n")

@@ -85,6 +85,7 @@ class Scanner(ast.NodeVisitor):
             self.generic_visit(node)
             self.in_main_guard -= 1
         else:
+            self._branch_on_process(t)
             self.generic_visit(node)
 
     # -- EG402: assignments to a protected library's attributes or sys.modules entries
@@ -242,6 +243,31 @@ class Scanner(ast.NodeVisitor):
         return False
 
     # -- subscripts: os.environ["CI"]
+    def visit_IfExp(self, node: ast.IfExp) -> None:
+        self._branch_on_process(node.test)
+        self.generic_visit(node)
+
+    def visit_While(self, node: ast.While) -> None:
+        self._branch_on_process(node.test)
+        self.generic_visit(node)
+
+    def _branch_on_process(self, test: ast.AST) -> None:
+        """EG405: a branch on the worker's command line (``sys.argv``) or on the whole module table
+        (``len(sys.modules)``, ``"".join(sys.modules)``): both differ between a verification worker and the
+        program in production (a red-team target returned right answers only when ``sys.argv[1:]`` was set)."""
+        if self.in_main_guard:
+            return
+        for sub in ast.walk(test):
+            what = self.resolve(sub) if isinstance(sub, (ast.Attribute, ast.Name)) else None
+            if what == "sys.argv":
+                self.add(PROBES_TEST_ENVIRONMENT, sub, "branches on the process's command line (`sys.argv`) in "
+                         "library code, which a test runner or verification worker sets")
+                return
+            if isinstance(sub, ast.Call) and sub.args and any(self.resolve(a) == "sys.modules" for a in sub.args):
+                self.add(PROBES_TEST_ENVIRONMENT, sub, "branches on the whole table of loaded modules "
+                         f"(`{ast.unparse(sub)[:60]}`), which differs in a test or verification run")
+                return
+
     def visit_Subscript(self, node: ast.Subscript) -> None:
         if self.resolve(node.value) == "os.environ" and isinstance(node.ctx, ast.Load):
             self._env(node, node.slice)
