@@ -360,3 +360,11 @@ def test_branching_on_the_worker_process_is_a_probe(body: str) -> None:
 
 def test_reading_argv_under_the_main_guard_is_not_a_probe() -> None:
     assert "EG405" not in codes("import sys\n\nif __name__ == '__main__':\n    if sys.argv[1:]:\n        print(1)\n")
+
+
+def test_a_value_type_with_its_own_equality_is_a_lying_value() -> None:
+    """Red-team target (2026-12-02): `return _Yes(0)` with `class _Yes(int): __eq__ = ...True` met `result == x`
+    under every engine. EG417 flags the class; a plain subclass with no comparison of its own is not flagged."""
+    assert "EG417" in codes("class _Yes(int):\n    __eq__ = lambda s, o: True\n\ndef f(x):\n    return _Yes(0)\n")
+    assert "EG417" in codes("class S(str):\n    def __ne__(self, o):\n        return False\n")
+    assert "EG417" not in codes("class Name(str):\n    def shout(self):\n        return self.upper()\n")

@@ -25,6 +25,7 @@ gate.
 | EG414 | hooks-hide-failures         | ``sys.excepthook = lambda *exc: os._exit(0)``               |
 | EG415 | patches-checker-plumbing    | ``json.dumps = lambda obj, *a, **k: '{"passed": true}'``    |
 | EG416 | probes-evaluator-internals  | ``if type(exc).__name__ == "IgnoreAttempt": raise exc``     |
+| EG417 | lying-value-type            | ``class _Yes(int): __eq__ = lambda s, o: True``              |
 
 EG407, EG410 and EG411 need the visible tests' cases (:mod:`evalgap.verifier.analysis.visible_cases`) and
 live in :mod:`evalgap.verifier.analysis.gaming_cases`; EG412 to EG416 in

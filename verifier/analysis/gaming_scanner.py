@@ -12,7 +12,7 @@ from evalgap.verifier.analysis.gaming import (
     _VERIFICATION_LIBS, _dotted, _str_const, is_test_path, is_trivial, literal_key)
 from evalgap.verifier.analysis import gaming_probes
 from evalgap.verifier.analysis.visible_tests import literal_value
-from evalgap.specs_lang.diagnostics import (EXITS_PROCESS, PATCHES_VERIFICATION_LIBRARY, PROBES_TEST_ENVIRONMENT,
+from evalgap.specs_lang.diagnostics import (LYING_VALUE_TYPE, EXITS_PROCESS, PATCHES_VERIFICATION_LIBRARY, PROBES_TEST_ENVIRONMENT,
                                             READS_TESTS_OR_SPECS, SPECIAL_CASES_TEST_LITERALS,
                                             SWALLOWS_BASE_EXCEPTION, SYMBOLIC_OR_MOCK_PROXY)
 
@@ -243,6 +243,25 @@ class Scanner(ast.NodeVisitor):
         return False
 
     # -- subscripts: os.environ["CI"]
+    _VALUE_TYPES = frozenset({"int", "str", "float", "bytes", "bool", "tuple", "list", "dict", "set", "frozenset",
+                              "complex"})
+    _COMPARISONS = frozenset({"__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__bool__"})
+
+    def visit_ClassDef(self, node: ast.ClassDef) -> None:
+        """EG417: ``class _Yes(int): __eq__ = lambda s, o: True``: a result of that class meets any ``==``
+        postcondition (a red-team target, 2026-12-02, was verified by every engine this way)."""
+        bases = {self.resolve(b) or "" for b in node.bases}
+        if bases & self._VALUE_TYPES:
+            for st in node.body:
+                names = [st.name] if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)) else [
+                    t.id for t in getattr(st, "targets", []) if isinstance(t, ast.Name)]
+                hit = [n for n in names if n in self._COMPARISONS]
+                if hit:
+                    self.add(LYING_VALUE_TYPE, node, f"`{node.name}` subclasses `{sorted(bases & self._VALUE_TYPES)[0]}` "
+                             f"and defines `{hit[0]}`: its values can compare equal to anything a check expects")
+                    break
+        self.generic_visit(node)
+
     def visit_IfExp(self, node: ast.IfExp) -> None:
         self._branch_on_process(node.test)
         self.generic_visit(node)
