@@ -212,3 +212,27 @@ def test_a_self_recursive_spec_gets_one_consistent_finding_and_no_contradicting_
     # the witness meets every requirement read literally: its result is positive, and 1 when n == 0
     arg, res = ok.witness.removeprefix("fact(").split(") -> ")
     assert int(res) > 0 and (int(arg) != 0 or int(res) == 1)
+
+
+def test_witness_inputs_meet_the_requirements_own_preconditions() -> None:
+    """A requirement's own ``requires`` narrows what it covers: a witness call outside it (``clamp(-1, 1, -1)``
+    with lo > hi) shows an input the requirement says nothing about, so witnesses are drawn inside it, with
+    distinct arguments so the one returned can be told apart."""
+    import re
+
+    rep = run('''function clamp(x: int, lo: int, hi: int) -> int
+  requirement C-1 "within the bounds"
+    requires lo <= hi
+    ensures lo <= result and result <= hi
+''')
+    calls = [f.witness for f in rep.findings if f.witness]
+    assert len(calls) == 3  # the consistency example and two returned arguments
+    for call in calls:
+        m = re.fullmatch(r"clamp\((-?\d+), (-?\d+), (-?\d+)\) -> (-?\d+)", call or "")
+        assert m is not None, call
+        x, lo, hi, result = map(int, m.groups())
+        assert lo <= hi and lo <= result <= hi, call
+    returned = [f for f in rep.of_kind("witness") if "returning the argument" in f.message]
+    for f in returned:
+        x, lo, hi = map(int, re.findall(r"-?\d+", (f.witness or "").split("->")[0]))
+        assert len({x, lo, hi}) == 3, f.witness

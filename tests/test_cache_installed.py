@@ -179,3 +179,24 @@ def test_an_edit_during_the_run_leaves_no_stale_verified(site: Path, tmp_path: P
     else:  # the requirement whose run saw the edit is checked again
         assert second[runs[0]] is False
         assert runs[0] in runs[2:]
+
+
+def test_startup_hooks_are_in_every_key(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A ``.pth`` file (its ``import`` lines run in every worker) or a ``sitecustomize`` added or changed
+    since a verdict was stored changes the start-up fingerprint the cache key holds."""
+    from evalgap.verifier import cachedeps
+
+    site = tmp_path / "site-packages"
+    site.mkdir()
+    monkeypatch.setattr(cachedeps, "_site_dirs", lambda: [str(site)])
+    monkeypatch.setattr(cachedeps, "worker_path", lambda: (str(site),))
+    empty = cachedeps.startup_fingerprint()
+    assert cachedeps.startup_fingerprint() == empty  # stable
+    (site / "hook.pth").write_text("import os\n", encoding="utf-8")
+    with_pth = cachedeps.startup_fingerprint()
+    assert with_pth != empty
+    (site / "hook.pth").write_text("import sys; sys.modules.clear()\n", encoding="utf-8")
+    changed = cachedeps.startup_fingerprint()
+    assert changed not in (empty, with_pth)
+    (site / "sitecustomize.py").write_text("x = 1\n", encoding="utf-8")
+    assert cachedeps.startup_fingerprint() not in (empty, with_pth, changed)

@@ -276,8 +276,12 @@ def test_check_exits_1_for_a_gaming_finding(tmp_path: Path) -> None:
 
     src = "import sys\n\ndef f(n: int) -> int:\n    if n == 7919 * 13 and sys.gettrace() is None:\n        return 0\n    return n\n"
     spec = write_case(tmp_path, src)
+    events: list[object] = []
     report = evalgap.check(spec, settings=evalgap.Settings(budget_s=2, engines=("crosshair",), cache=False,
-                                                           analysis=False, jobs=1))
+                                                           analysis=False, jobs=1), on_event=events.append)
     [r] = report.requirements
     assert r.verdict is Verdict.UNKNOWN and r.verdicts[-1].reason.startswith("gaming suspected: EG401")
     assert evalgap.exit_code(report) == 1
+    # the progress line shows the report's verdict, never the engines' `verified` before the scan
+    [done] = [e for e in events if type(e).__name__ == "RequirementFinished"]
+    assert done.result.verdict is Verdict.UNKNOWN  # type: ignore[attr-defined]

@@ -167,3 +167,57 @@ def test_checks_through_the_server_and_a_target_cannot_reach_it(server: Path, tm
             check_via_server(project / "srv.req", None, opts, path=server)
         finally:
             del os.environ["EVALGAP_SOME_SETTING"]
+
+
+def test_peer_uid_reads_the_other_end() -> None:
+    from evalgap.verifier.server.protocol import peer_uid
+
+    a, b = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    with a, b:
+        assert peer_uid(a) == os.getuid() == peer_uid(b)
+
+
+@pytest.mark.skipif(not hasattr(os, "setuid") or os.getuid() != 0, reason="needs root to listen as another user")
+def test_client_refuses_a_server_of_another_user(tmp_path: Path) -> None:
+    """A listener of another user on the path (the folder checks passed, then the socket was swapped) gets no
+    request: the client reads the listener's user from the connection (SO_PEERCRED) and stops."""
+    where = _folder(tmp_path) / "serve.sock"
+    code = ("import os, socket, sys, time\n"
+            "s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)\n"
+            f"s.bind({str(where)!r})\n"
+            "os.setuid(65534)\n"
+            "s.listen(1)\n"
+            "print('ready', flush=True)\n"
+            "c, _ = s.accept()\n"
+            "c.settimeout(5)\n"
+            "try:\n"
+            "    data = c.recv(100)\n"
+            "except OSError:\n"
+            "    data = b''\n"
+            "print('got', len(data), flush=True)\n")
+    child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout is not None and child.stdout.readline().strip() == "ready"
+        with pytest.raises(ServerError, match="runs as user 65534, not as this user"):
+            connect(where, timeout=5)
+        assert child.stdout.readline().strip() == "got 0"  # nothing was sent to it
+    finally:
+        child.kill()
+        child.wait()
+
+
+def test_server_refuses_a_client_of_another_user(monkeypatch: pytest.MonkeyPatch) -> None:
+    import json
+
+    from evalgap.verifier.server import daemon
+
+    monkeypatch.setattr(daemon, "peer_uid", lambda _s: os.getuid() + 1)
+    ran: list[object] = []
+    monkeypatch.setattr(daemon, "_run", lambda req, send: ran.append(req))
+    a, b = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    with a, b:
+        a.sendall(b'{"spec": "x.req"}\n')
+        daemon._Handler(b, "", None)  # type: ignore[arg-type]
+        b.shutdown(socket.SHUT_WR)
+        reply = json.loads(a.makefile().readline())
+    assert ran == [] and "answers only user" in reply["error"]["message"]

@@ -34,7 +34,7 @@ def numeric_guard(x: str) -> str:
 
 
 def _named(ctx: Context, phrase: str) -> str | None:
-    """The parameter ``phrase`` names by its own name (``\`value\```, ``the value x``), or None: these
+    """The parameter ``phrase`` names by its own name (a backticked ``value``, ``the value x``), or None: these
     conditions never bind a parameter by its kind alone."""
     if re.search(r"\b(?:return(?:s|ed)?|result|output)\b", phrase, re.I):
         return None  # "the returned value" is the result, not a parameter named value

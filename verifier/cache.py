@@ -51,7 +51,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from evalgap.verifier.cachedeps import InstalledClosure, installed_closure, locate, worker_path
+from evalgap.verifier.cachedeps import InstalledClosure, installed_closure, locate, startup_fingerprint, worker_path
 from evalgap.verifier.cachestore import FORMAT, CacheInfo, ResultCache, verdict_from_dict, verdict_to_dict
 from evalgap.verifier.findings import EngineVerdict, Verdict
 
@@ -144,8 +144,10 @@ def _package_dir(name: str) -> Path:
 
 @functools.lru_cache(maxsize=1)
 def evalgap_fingerprint() -> str:
-    """SHA-256 of evalgap's version and of every ``.py``/``.lark`` file of its packages, plus tool versions."""
+    """SHA-256 of evalgap's version and of every ``.py``/``.lark`` file of its packages, plus tool versions and
+    the interpreter's start-up code (:func:`evalgap.verifier.cachedeps.startup_fingerprint`)."""
     h = hashlib.sha256(f"format={FORMAT};evalgap={_version('evalgap')};py={sys.version}".encode())
+    h.update(f";startup={startup_fingerprint()}".encode())  # .pth files and sitecustomize: run in every worker
     for tool in _TOOLS:
         h.update(f";{tool}={_version(tool)}".encode())
     roots = [_package_dir("evalgap.specs_lang"), _package_dir("evalgap.translators"), Path(__file__).parent]

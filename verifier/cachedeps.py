@@ -83,6 +83,29 @@ def worker_path() -> tuple[str, ...]:
     return tuple(dict.fromkeys(os.path.abspath(p) for p in out))
 
 
+def startup_fingerprint() -> str:
+    """SHA-256 of the code every worker's interpreter runs at start-up before evalgap's own: the name and
+    bytes of each ``.pth`` file of the site folders (their ``import`` lines run in every process) and of the
+    ``sitecustomize``/``usercustomize`` modules found on :func:`worker_path`. Part of every cache key
+    (:func:`evalgap.verifier.cache.evalgap_fingerprint`): a start-up hook installed or changed since a verdict
+    was stored may change what the target sees, so that verdict is not served."""
+    h = hashlib.sha256(b"startup")
+    for site_dir in _site_dirs():
+        try:
+            pths = sorted(n for n in os.listdir(site_dir) if n.endswith(".pth"))
+        except OSError:
+            continue
+        for name in pths:
+            h.update(f";{site_dir}/{name}=".encode())
+            h.update(_file_sha(Path(site_dir, name)).encode())
+    for mod in ("sitecustomize", "usercustomize"):
+        found = locate(mod, worker_path())
+        h.update(f";{mod}={found[0] if found else None}".encode())
+        if found and found[0].is_file():
+            h.update(_file_sha(found[0]).encode())
+    return h.hexdigest()
+
+
 def _site_dirs() -> list[str]:
     import site
 

@@ -39,7 +39,8 @@ class RequirementStarted:
 
 @dataclass(frozen=True)
 class RequirementFinished:
-    """Requirement ``result.id`` has its overall verdict (before the gap report adds traceability and flags)."""
+    """Requirement ``result.id`` has its overall verdict, the gaming scan applied (before the gap report adds
+    traceability and flags)."""
 
     result: RequirementResult
 

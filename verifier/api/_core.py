@@ -270,7 +270,20 @@ def check(spec: SpecInput, target: TargetInput = None, *, settings: Settings | N
     send(CheckStarted(parsed.name, resolved.display, len(parsed.all_requirements())))
     analysis_job = _background(lambda: _analysis(parsed, loaded.sources, cache)) if opts.analysis else None
     source = loaded.sources[loaded.files[0]]
-    results = check_spec(parsed, source, resolved, opts, progress=lambda r: send(RequirementFinished(r)),
+    stubbed = frozenset(s.name.rsplit(".", 1)[-1] for s in parsed.stubs)
+    # the gaming scan reads the target's files before any of its code runs (a target that rewrites its own
+    # source while it runs cannot hide from it), and each progress line already shows the verdict the report
+    # will give (a `verified` the scan turns into `unknown` is never printed as verified)
+    scanned = _scan(resolved)
+
+    def finished(r: Any) -> None:
+        if scanned.findings or scanned.entropy or scanned.concurrency:
+            one = build_report(parsed.name, parsed.title, str(spec_path), resolved.display, opts.budget_s, [r],
+                               0.0, spec=parsed, target_file=resolved.file, sandbox="")
+            r = _gaming(one, scanned, stubbed).requirements[0]
+        send(RequirementFinished(r))
+
+    results = check_spec(parsed, source, resolved, opts, progress=finished,
                          sources=loaded.sources, started=lambda rid: send(RequirementStarted(rid)))
     expected: dict[str, tuple[str, ...]] = {}
     if case is not None:
@@ -282,21 +295,29 @@ def check(spec: SpecInput, target: TargetInput = None, *, settings: Settings | N
     if analysis_job is not None:
         found = analysis_job()
         report = replace(report, analysis=found, spec_findings=spec_findings_from(found))
-    report = _gaming(report, resolved, frozenset(s.name.rsplit(".", 1)[-1] for s in parsed.stubs))
+    report = _gaming(report, scanned, stubbed)
     if opts.strength:
         report = _strength(report, loaded, resolved, opts)
     send(CheckFinished(parsed.name, time.monotonic() - started, exit_code(report)))
     return report
 
 
-def _gaming(report: Any, target: Target, stubbed: frozenset[str] = frozenset()) -> Any:
-    """The gaming scan of the checked code (:mod:`evalgap.verifier.analysis.gaming_check`): requirements a
-    finding concerns become ``unknown (gaming suspected: ...)``, and each finding is a spec finding of level
-    ``error`` (exit 1)."""
-    from evalgap.verifier.analysis.gaming_check import apply_entropy, apply_findings, scan_target
+def _scan(target: Target) -> Any:
+    """The gaming scan of ``target``'s file and its project imports (a
+    :class:`evalgap.verifier.analysis.gaming_check.ScannedCode`)."""
+    from evalgap.verifier.analysis.gaming_check import scan_target
+
+    return scan_target(target.file, target.paths)
+
+
+def _gaming(report: Any, scanned: Any, stubbed: frozenset[str] = frozenset()) -> Any:
+    """Apply the gaming scan ``scanned`` (:func:`_scan`) to ``report``
+    (:mod:`evalgap.verifier.analysis.gaming_check`): requirements a finding concerns become ``unknown (gaming
+    suspected: ...)``, reads of randomness or the clock and concurrency turn a ``verified`` into ``unknown``,
+    and each finding is a spec finding of level ``error`` (exit 1)."""
+    from evalgap.verifier.analysis.gaming_check import apply_entropy, apply_findings
     from evalgap.verifier.report.gap import requirement_flags
 
-    scanned = scan_target(target.file, target.paths)
     requirements, found = apply_findings(report.requirements, scanned)
     requirements = apply_entropy(requirements, scanned, stubbed)
     if not found and requirements == report.requirements:

@@ -8,7 +8,9 @@ servers' start-up. Clients: ``evalgap check --server`` and ``evalgap.check(..., 
 Where it listens: only on ``$EVALGAP_SERVER_SOCKET`` when set, else ``serve.sock`` in the folder
 ``$XDG_RUNTIME_DIR/evalgap`` (``$XDG_CACHE_HOME/evalgap/run``, ``~/.cache/evalgap/run`` without a runtime
 folder), created with mode 0700; a folder that is not the user's own or is open to others is refused, and the
-socket itself is 0600. No TCP. Sandboxed workers cannot reach it: their seccomp filter refuses
+socket itself is 0600. Both ends read the other's user from the connection (``SO_PEERCRED``): the server
+answers only its own user, and the client sends nothing to a listener of another user (a folder swapped
+between the folder check and the ``connect``). No TCP. Sandboxed workers cannot reach it: their seccomp filter refuses
 ``socket(AF_UNIX, ...)``, the audit-hook guard refuses ``connect``, and their network namespace has no
 abstract sockets of the host (tests/test_server.py runs a target that tries).
 

@@ -11,8 +11,8 @@ from typing import Any
 
 from evalgap.verifier.events import EventSink
 from evalgap.verifier.options import Settings
-from evalgap.verifier.server.protocol import (MAX_LINE, CheckRequest, ServerError, environment, secure_folder,
-                                              socket_path)
+from evalgap.verifier.server.protocol import (MAX_LINE, CheckRequest, ServerError, environment, peer_uid,
+                                              secure_folder, socket_path)
 
 __all__ = ["check_via_server", "ServerError", "socket_path", "connect", "EVENT_TYPES"]
 
@@ -47,6 +47,11 @@ def connect(path: Path | None = None, timeout: float | None = None) -> socket.so
             raise ServerError(f"stale server socket {where}: no server is listening (it ended without removing "
                               "it); start one with `evalgap serve`, which replaces it") from None
         raise ServerError(f"cannot connect to the evalgap server at {where}: {exc.strerror}") from None
+    uid = peer_uid(s)
+    if uid is not None and uid != os.getuid():
+        s.close()
+        raise ServerError(f"the process listening on {where} runs as user {uid}, not as this user "
+                          f"({os.getuid()}); not sending it a check")
     return s
 
 

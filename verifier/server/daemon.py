@@ -12,7 +12,8 @@ import threading
 from pathlib import Path
 from typing import Any, Callable
 
-from evalgap.verifier.server.protocol import MAX_LINE, CheckRequest, ServerError, environment, secure_folder, socket_path
+from evalgap.verifier.server.protocol import (MAX_LINE, CheckRequest, ServerError, environment, peer_uid,
+                                             secure_folder, socket_path)
 
 __all__ = ["serve", "warm"]
 
@@ -86,6 +87,11 @@ class _Handler(socketserver.StreamRequestHandler):
     def handle(self) -> None:
         from evalgap.verifier.server.codec import CodecError, decode
 
+        uid = peer_uid(self.request)
+        if uid is not None and uid != os.getuid():  # the socket is 0600 in a 0700 folder: this is a second wall
+            _send(self.wfile, {"error": {"type": "ServerError", "message": f"refused: the server answers only "
+                                         f"user {os.getuid()}, not {uid}"}})
+            return
         line = self.rfile.readline(MAX_LINE)
         if not line:
             return

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+import socket
 import stat
+import struct
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -11,7 +13,7 @@ from pathlib import Path
 from evalgap.verifier.errors import VerifierError
 from evalgap.verifier.options import Settings
 
-__all__ = ["CheckRequest", "socket_path", "environment", "secure_folder", "ServerError", "MAX_LINE"]
+__all__ = ["CheckRequest", "socket_path", "environment", "secure_folder", "peer_uid", "ServerError", "MAX_LINE"]
 
 #: The longest message line either side accepts (bytes).
 MAX_LINE = 64 * 1024 * 1024
@@ -95,3 +97,19 @@ def secure_folder(folder: Path, create: bool) -> None:
     if st.st_mode & 0o077:
         raise ServerError(f"the server folder {folder} is open to other users (mode {stat.S_IMODE(st.st_mode):o}; "
                           "want 700)")
+
+
+def peer_uid(sock: socket.socket) -> int | None:
+    """The user ID of the process at the other end of the connected Unix socket ``sock`` (``SO_PEERCRED``,
+    Linux), or None where the platform does not report it. The server answers only its own user, and the
+    client talks only to a server of its own user: the folder checks of :func:`secure_folder` happen before
+    the ``connect``, so a folder swapped in between (a race on an ancestor another user can write) is caught
+    here, on the connection itself."""
+    opt = getattr(socket, "SO_PEERCRED", None)
+    if opt is None:  # pragma: no cover - not Linux
+        return None
+    try:
+        _pid, uid, _gid = struct.unpack("3i", sock.getsockopt(socket.SOL_SOCKET, opt, struct.calcsize("3i")))
+    except OSError:
+        return None
+    return int(uid)

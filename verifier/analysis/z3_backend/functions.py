@@ -16,6 +16,8 @@ call may raise an allowed class is realizable, and the constant-result witnesses
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import z3
 
 from evalgap.translators.to_z3 import FunctionModel, Ty, Z3Requirement, sort_of
@@ -71,12 +73,23 @@ def _interesting(m: FunctionModel) -> list[z3.BoolRef]:
             out.append(z3.Length(c) >= 1)
         elif ty.kind in ("int", "real"):
             out += [c != 0, c <= 9, c >= -9]
+    nums = [c for _, ty, c in m.params if ty.kind in ("int", "real")]
+    if len(nums) >= 2 and all(c.sort() == nums[0].sort() for c in nums):
+        out.append(z3.Distinct(*nums))  # `f(1, -1, 2)`, not `f(-1, -1, -1)`: which argument came back shows
     return out
+
+
+def _own_pres(m: FunctionModel) -> list[z3.BoolRef]:
+    """The postconditions' own ``requires`` (a requirement says nothing about inputs outside them): a witness
+    input should meet them, or it shows a call the requirement does not cover."""
+    return [r.pre for r in m.of_role("postcondition") if r.pre is not None and not z3.is_true(r.pre)]
 
 
 def _example_input(m: FunctionModel, pres: list[z3.BoolRef], extra: list[z3.BoolRef],
                    timeout_s: float) -> z3.ModelRef | None:
-    for wish in (_interesting(m), []):
+    own = _own_pres(m)
+    wishes = ([own + _interesting(m), own] if own else []) + [_interesting(m), []]
+    for wish in wishes:
         r = solve(pres + extra + wish, timeout_s)
         if r.status == "sat":
             return r.model
@@ -243,6 +256,10 @@ def analyze_function(m: FunctionModel, timeout_s: float) -> list[SpecFinding]:
                                   _prose(reqs, c.core), elapsed_s=c.elapsed_s)]
     if c.status == "unknown":
         return out + [_unknown(scope, tuple(r.id for r in allr), "consistency", c.reason, c.elapsed_s)]
+    if c.model is not None and _own_pres(m):  # a witness inside the requirements' own preconditions
+        inside = solve(ax + [r.formula for r in allr] + _own_pres(m), timeout_s)
+        if inside.status == "sat" and inside.model is not None:
+            c = replace(c, model=inside.model)
     wit = _call(m, c.model) if c.model is not None else ""
     k = c.model.eval(m.raised[0], model_completion=True).as_long() if c.model is not None and m.raised else 0
     if k:
