@@ -49,6 +49,8 @@ _SEQ = {"list": "list", "List": "list", "Sequence": "list", "set": "set", "Set":
         "FrozenSet": "set", "dict": "dict", "Dict": "dict", "Mapping": "dict", "tuple": "tuple", "Tuple": "tuple"}
 _TYPING = {"Any", "Optional", "Union", "Iterable", "Collection", "Callable", "object", "[]"}
 _NUM = {"int", "float", "bool"}
+#: Every type name the spec language knows without a record or a target class (the typing names included).
+TYPE_NAMES: frozenset[str] = frozenset(_SIMPLE) | frozenset(_SEQ) | frozenset(_TYPING - {"[]"})
 
 
 def _family(t: Ty) -> str | None:

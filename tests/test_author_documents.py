@@ -151,3 +151,46 @@ def test_library_docstrings_draft_when_installed() -> None:
     draft = draft_spec(load_units(Path(pydash.strings.__file__)))
     assert lint_text(render_req(draft)) is None
     assert any("result == result.lower()" in c.text for r in draft.requirements() for _, c in r.clauses)
+
+
+def test_a_package_init_re_exporting_its_modules(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A package whose ``__init__`` only re-exports (``from .arrays import chunk``, ``import *``, ``as``, an
+    absolute import of its own package, two modules deep) drafts for the functions it exposes; a type name
+    only the defining module binds (a TypeVar) reads as ``Any``; the package imports cleanly in the signature
+    worker even when reading a signature adds a submodule to it."""
+    pkg = tmp_path / "egpkg"
+    (pkg / "deep").mkdir(parents=True)
+    (pkg / "__init__.py").write_text(
+        "from .arrays import chunk, head as first\nfrom .numbers import *\nfrom egpkg.deep import deepest\n"
+        "__all__ = ['chunk', 'first', 'clamp', 'deepest', 'dash']\n\n"
+        "class _Dash:\n    def __call__(self, value: object) -> object:\n        return value\n\n"
+        "    def __getattr__(self, name: str) -> object:  # inspect.signature asks for __signature__\n"
+        "        import importlib\n        importlib.import_module('egpkg.lazy')  # adds `lazy` to the package\n"
+        "        raise AttributeError(name)\n\n"
+        "dash = _Dash()\n", encoding="utf-8")
+    (pkg / "arrays.py").write_text(
+        "import typing as t\nT = t.TypeVar('T')\n\n"
+        "def chunk(array: t.Sequence[T], size: int = 1) -> t.List[t.Sequence[T]]:\n"
+        "    return [array[i:i + size] for i in range(0, len(array), size)]\n\n"
+        "def head(array: t.Sequence[T]) -> T:\n    return array[0]\n\n"
+        "def _private(x: int) -> int:\n    return x\n", encoding="utf-8")
+    (pkg / "numbers.py").write_text("def clamp(x: int, lower: int, upper: int) -> int:\n"
+                                    "    return max(lower, min(x, upper))\n\ndef _hidden() -> None:\n    pass\n",
+                                    encoding="utf-8")
+    (pkg / "deep" / "__init__.py").write_text("from ._impl import deepest\n", encoding="utf-8")
+    (pkg / "deep" / "_impl.py").write_text("def deepest(n: int) -> int:\n    return n\n", encoding="utf-8")
+    (pkg / "lazy.py").write_text("X = 1\n", encoding="utf-8")
+    prose = tmp_path / "doc.md"
+    prose.write_text("# egpkg\n\n- `chunk(array, size)` returns a list.\n- `first(array)` returns an int.\n"
+                     "- `clamp(x, lower, upper)` returns an int.\n- `deepest(n)` returns an int.\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    code, out = _author([str(prose), "--target", "egpkg", "-o", str(tmp_path / "d.req")])
+    assert code == 0, out
+    text = (tmp_path / "d.req").read_text(encoding="utf-8")
+    assert "function chunk(array: Sequence[Any], size: int) -> list[Sequence[Any]]" in text
+    assert "function first(array: Sequence[Any])" in text  # the alias names the function
+    assert "function clamp(x: int, lower: int, upper: int) -> int" in text
+    assert "function deepest(n: int) -> int" in text
+    assert "_private" not in text and "_hidden" not in text and "head(" not in text
+    assert "cannot tell which function" not in text

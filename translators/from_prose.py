@@ -23,8 +23,8 @@ from evalgap.translators.prose_match import is_worked_example, match_rules
 from evalgap.translators.prose_split import ProseExample, Sentence, segment_text
 from evalgap.translators.prose_draft import (Draft, DraftRequirement, Engine, Proposal, ProseUnit, example_clause,
                                              lint_clause, lint_clauses, lint_text, render_req)
-from evalgap.translators.prose_targets import (ModuleTargets, by_parameters, engine_text, mentions, read_targets,
-                                               defaults_of, is_generator, resolve, type_text)
+from evalgap.translators.prose_targets import (ModuleTargets, by_parameters, defaults_of, engine_text, is_generator,
+                                               mentions, read_targets, resolve, type_text, with_reexports)
 from evalgap.translators.prose_terms import Clause, Context, Signature
 from evalgap.specs_lang.textfile import MAX_TEXT_BYTES, read_text
 
@@ -216,6 +216,7 @@ def load_units(input_path: Path, target: Path | None = None, function: str | Non
         tree = ast.parse(read_text(path, "target", MAX_TEXT_BYTES), filename=str(path))
     except SyntaxError as exc:
         raise ProseInputError(f"target {path}:{exc.lineno}: not valid Python ({exc.msg})") from exc
+    tree = with_reexports(tree, path)  # a package's __init__ re-exporting its modules' functions
     targets = read_targets(tree, function)
     if not targets.targets:
         raise ProseInputError(f"target {path}: no public function or class{f' named {function}' if function else ''}"

@@ -24,8 +24,10 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Sequence
 
+from evalgap.specs_lang.typecheck_base import TYPE_NAMES
 from evalgap.translators.prose_terms import Signature
 
 __all__ = ["ModuleTargets", "read_targets", "Mention", "mentions", "resolve", "by_parameters", "engine_text", "type_text",
@@ -143,6 +145,142 @@ class ModuleTargets:
         """The method ``name`` when exactly one class defines it."""
         found = [s for s in self.targets if s.kind == "method" and s.name == name]
         return found[0] if len(found) == 1 else None
+
+
+#: How deep re-exports are followed (a package's ``__init__`` importing from a module that imports from
+#: another), and the most files read for them.
+REEXPORT_DEPTH = 3
+REEXPORT_FILES = 200
+
+
+def with_reexports(tree: ast.Module, path: Path, max_bytes: int = 10 * 1024 * 1024) -> ast.Module:
+    """``tree`` (the module at ``path``) with the functions and classes it re-exports from its own package
+    added to its body: ``from .arrays import chunk``, ``from ._impl import *`` and ``from pkg.sub import f``
+    where ``pkg`` is this module's own package, as a package's ``__init__`` does (pydash, toolz), followed
+    :data:`REEXPORT_DEPTH` modules deep. The modules are parsed, never imported; an ``as`` alias renames the
+    copy; a file that cannot be read or parsed adds nothing.
+
+    Args:
+        tree: the parsed target.
+        path: its file.
+        max_bytes: the largest module file read (bytes).
+    """
+    read: dict[Path, dict[str, ast.FunctionDef | ast.ClassDef]] = {}
+
+    def source_of(folder: Path, node: ast.ImportFrom) -> Path | None:
+        parts = node.module.split(".") if node.module else []
+        package = folder.name if (folder / "__init__.py").is_file() else None
+        if node.level >= 1:
+            base = folder
+            for _ in range(node.level - 1):
+                base = base.parent
+        elif package and parts and parts[0] == package:
+            base, parts = folder, parts[1:]
+        else:
+            return None
+        stem = base.joinpath(*parts) if parts else base
+        for f in ((stem.with_suffix(".py"),) if parts else ()) + (stem / "__init__.py",):
+            if f.is_file():
+                return f.resolve()
+        return None
+
+    def exports(module: ast.Module, where: Path, depth: int) -> dict[str, ast.FunctionDef | ast.ClassDef]:
+        out = {n.name: n for n in module.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
+        if depth > REEXPORT_DEPTH:
+            return out
+        for node in module.body:
+            if not isinstance(node, ast.ImportFrom):
+                continue
+            file = source_of(where.parent, node)
+            if file is None or file == where.resolve():
+                continue
+            if file not in read:
+                read[file] = {}  # a cycle reads as empty
+                if len(read) > REEXPORT_FILES:
+                    continue
+                try:
+                    if file.stat().st_size > max_bytes:
+                        continue
+                    sub = ast.parse(file.read_text(encoding="utf-8"), filename=str(file))
+                except (OSError, UnicodeDecodeError, SyntaxError, ValueError, RecursionError):
+                    continue
+                read[file] = exports(sub, file, depth + 1)
+            found = read[file]
+            if any(a.name == "*" for a in node.names):
+                pairs = [(n, n) for n in found if not n.startswith("_")]
+            else:
+                pairs = [(a.name, a.asname or a.name) for a in node.names]
+            for name, shown in pairs:
+                if name in found and shown not in out:
+                    copy = found[name]
+                    if shown != name:
+                        parsed = ast.parse(ast.unparse(copy)).body[0]
+                        assert isinstance(parsed, (ast.FunctionDef, ast.ClassDef))
+                        parsed.name, copy = shown, parsed
+                    out[shown] = copy
+        return out
+
+    own = {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
+    extra = [_foreign_types_dropped(n, _top_names(tree))
+             for name, n in exports(tree, path, 1).items() if name not in own]
+    if not extra:
+        return tree
+    return ast.Module(body=[*tree.body, *extra], type_ignores=list(tree.type_ignores))
+
+
+def _top_names(tree: ast.Module) -> set[str]:
+    """The names a module binds at top level (definitions, assignments, imports)."""
+    out: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            out.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            out |= {(a.asname or a.name).split(".")[0] for a in node.names}
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            for t in node.targets if isinstance(node, ast.Assign) else [node.target]:
+                out |= {n.id for n in ast.walk(t) if isinstance(n, ast.Name)}
+    return out
+
+
+class _ForeignTypes(ast.NodeTransformer):
+    """Replace each type name outside ``known`` by ``Any`` (``Sequence[T]`` → ``Sequence[Any]``)."""
+
+    def __init__(self, known: set[str] | frozenset[str]) -> None:
+        self.known = known
+
+    def visit_Attribute(self, node: ast.Attribute) -> ast.expr:
+        if isinstance(node.value, ast.Name) and node.value.id in ("typing", "t", "tp") and node.attr in self.known:
+            return node
+        return ast.Name("Any", ast.Load())
+
+    def visit_Name(self, node: ast.Name) -> ast.expr:
+        return node if node.id in self.known else ast.Name("Any", ast.Load())
+
+
+def _foreign_types_dropped(node: ast.FunctionDef | ast.ClassDef,
+                           visible: set[str]) -> ast.FunctionDef | ast.ClassDef:
+    """A copy of the re-exported ``node`` whose annotations name no type the target module does not bind and
+    the spec language does not know: such a name (a TypeVar of the defining module, ``NumT``) reads as
+    ``Any`` (``Sequence[T]`` → ``Sequence[Any]``), since a draft naming it would not pass its own lint."""
+    copy = ast.parse(ast.unparse(node)).body[0]
+    assert isinstance(copy, (ast.FunctionDef, ast.ClassDef))
+    fix = _ForeignTypes(visible | TYPE_NAMES)
+
+    def clean(ann: ast.expr | None) -> ast.expr | None:
+        if isinstance(ann, ast.Constant) and isinstance(ann.value, str):
+            try:
+                ann = ast.parse(ann.value, mode="eval").body
+            except SyntaxError:
+                return None
+        return None if ann is None else fix.visit(ann)
+
+    for fn in [copy] if isinstance(copy, ast.FunctionDef) else [f for f in copy.body if isinstance(f, ast.FunctionDef)]:
+        a = fn.args
+        for arg in [*a.posonlyargs, *a.args, *a.kwonlyargs, *([a.vararg] if a.vararg else []),
+                    *([a.kwarg] if a.kwarg else [])]:
+            arg.annotation = clean(arg.annotation)
+        fn.returns = clean(fn.returns)
+    return copy
 
 
 def read_targets(tree: ast.Module, only: str | None = None) -> ModuleTargets:

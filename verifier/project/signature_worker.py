@@ -95,7 +95,8 @@ def _work(ch: channel.Channel) -> dict[str, Any]:
     try:
         mod = importlib.import_module(req["module"])
         functions, classes, names = {}, {}, []
-        for name, value in vars(mod).items():
+        # a copy: reading a signature can import a submodule, which adds its name to the package (pydash)
+        for name, value in list(vars(mod).items()):
             if name.startswith("__"):
                 continue
             if inspect.isclass(value):
