@@ -24,6 +24,7 @@ import ast
 import re
 from pathlib import Path
 
+from evalgap.translators.prose_targets import top_level_names
 from evalgap.research.import_pycommon import (ImportedReq, ModuleContracts, Untranslatable, allow_exceptions,
                                              collect, exception_list, parse_module, translate_condition)
 
@@ -107,17 +108,7 @@ def _reqs(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef, kinds: tu
 _SPECIAL = {"__return__", "__old__", "_", "implies", "self", "cls"}
 
 
-def _module_names(tree: ast.Module) -> set[str]:
-    """The names a module binds at top level (definitions, imports, assignments)."""
-    out: set[str] = set()
-    for node in tree.body:
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            out.add(node.name)
-        elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            out |= {(a.asname or a.name).split(".")[0] for a in node.names}
-        else:
-            out |= {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
-    return out
+_module_names = top_level_names
 
 
 def _unbound(expr: ast.expr, known: set[str]) -> list[str]:

@@ -221,24 +221,23 @@ def with_reexports(tree: ast.Module, path: Path, max_bytes: int = 10 * 1024 * 10
         return out
 
     own = {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
-    extra = [_foreign_types_dropped(n, _top_names(tree))
+    extra = [_foreign_types_dropped(n, top_level_names(tree))
              for name, n in exports(tree, path, 1).items() if name not in own]
     if not extra:
         return tree
     return ast.Module(body=[*tree.body, *extra], type_ignores=list(tree.type_ignores))
 
 
-def _top_names(tree: ast.Module) -> set[str]:
-    """The names a module binds at top level (definitions, assignments, imports)."""
+def top_level_names(tree: ast.Module) -> set[str]:
+    """The names a module binds at top level (definitions, imports, assignments and other stores)."""
     out: set[str] = set()
     for node in tree.body:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             out.add(node.name)
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
             out |= {(a.asname or a.name).split(".")[0] for a in node.names}
-        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
-            for t in node.targets if isinstance(node, ast.Assign) else [node.target]:
-                out |= {n.id for n in ast.walk(t) if isinstance(n, ast.Name)}
+        else:
+            out |= {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
     return out
 
 
