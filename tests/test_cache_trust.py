@@ -242,3 +242,25 @@ def test_a_run_whose_inputs_cannot_be_enumerated_is_not_cached(tmp_path: Path, w
     assert run_check(spec, **opts)[0].verdict is Verdict.NO_COUNTEREXAMPLE
     again = run_check(spec, **opts)[0]
     assert again.verdict is Verdict.NO_COUNTEREXAMPLE and not again.verdicts[0].cached
+
+
+def test_a_data_file_of_the_environment_is_an_input(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A data file under an environment folder (another distribution's table, read by path at run time) is
+    an input of the verdict, so a changed table is not answered from the cache; the environment's code files
+    (modules, bytecode, metadata) are keyed by the installed-module closure and are not repeated."""
+    from evalgap.verifier.sandbox import record as rec_mod
+
+    env = tmp_path / "site-packages"
+    (env / "otherdist" / "__pycache__").mkdir(parents=True)
+    table = env / "otherdist" / "table.txt"
+    table.write_text("7")
+    (env / "otherdist" / "mod.py").write_text("")
+    (env / "otherdist" / "__pycache__" / "mod.cpython-311.pyc").write_bytes(b"")
+    monkeypatch.setattr(rec_mod, "_environment_roots", lambda: [str(env)])
+    proj = tmp_path / "proj"
+    proj.mkdir()
+    (proj / "target.py").write_text("")
+    rec = _record(opened=[str(table), str(env / "otherdist" / "mod.py"),
+                          str(env / "otherdist" / "__pycache__" / "mod.cpython-311.pyc"), str(env / "otherdist")])
+    assert classify([("crosshair", rec)], [str(proj)], [str(proj / "target.py")]) == RunInputs(
+        (str(table.resolve()),))

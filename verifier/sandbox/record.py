@@ -233,6 +233,10 @@ def _source_of(path: str) -> str:
 
 
 _HARMLESS = ("/dev/null",)
+#: Files of the environment that are code (keyed through the installed-module closure and the tool
+#: versions), not data: a read of any other environment file is an input of the verdict.
+_CODE_SUFFIXES = (".py", ".pyc", ".pyi", ".so", ".pyd", ".pth", ".zip", ".egg", ".whl", "METADATA", "RECORD",
+                  "WHEEL", "top_level.txt", "entry_points.txt", "direct_url.json", "INSTALLER", "REQUESTED")
 _OWN_PACKAGES = ("evalgap", "evalgap.verifier", "evalgap.translators", "evalgap.specs_lang")
 
 
@@ -260,7 +264,8 @@ def classify(records: Sequence[tuple[str, Any]], project: Sequence[str], covered
     proj = [os.path.realpath(p) for p in project]
     # an environment folder holding the project (a checkout under site-packages) does not hide its files
     env = [r for r in _environment_roots() if not any(_under(p, [r]) for p in proj)]
-    skip = [os.path.realpath(p) for p in ignore] + env
+    ignored = [os.path.realpath(p) for p in ignore]
+    skip = ignored + env
     done = {os.path.realpath(c) for c in covered}
     own = [os.path.realpath(p) for p in installed]
     files: dict[str, None] = {}
@@ -275,7 +280,9 @@ def classify(records: Sequence[tuple[str, Any]], project: Sequence[str], covered
                 why = "reads the clock" if what == "clock" else "loads a module or lists a folder at run time"
                 return RunInputs(unenumerable=f"{why}: {items[0]}")
         mods = rec.get("modules") or {}
-        paths = [*(rec.get("opened") or []), *(mods.values() if isinstance(mods, dict) else [])]
+        opened = [p for p in rec.get("opened") or [] if isinstance(p, str)]
+        paths = [*opened, *(mods.values() if isinstance(mods, dict) else [])]
+        data = set(opened)
         for raw in paths:
             if not isinstance(raw, str) or raw in _HARMLESS:
                 continue
@@ -283,6 +290,12 @@ def classify(records: Sequence[tuple[str, Any]], project: Sequence[str], covered
             if path in done:
                 continue
             if _under(path, own) and os.path.isfile(path):
+                files[path] = None
+                continue
+            if raw in data and _under(path, env) and not _under(path, ignored) \
+                    and not path.endswith(_CODE_SUFFIXES) and "__pycache__" not in path and os.path.isfile(path):
+                # a data file of the environment read at run time (another distribution's table, a file
+                # beside site-packages): an input, although the folder's modules are keyed by version
                 files[path] = None
                 continue
             if _under(path, skip):
