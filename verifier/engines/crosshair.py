@@ -12,6 +12,7 @@ from evalgap.translators.to_icontract import Harness, Obligation
 from evalgap.verifier.engines.common import (CROSSHAIR_CAVEAT, cpu_limit_s, INTEGRITY_REASONS, from_replay,
                                              hidden_state, replay, split_call, worker_failure)
 from evalgap.verifier.engines.registry import EngineJob
+from evalgap.verifier.engines.shapes import MAX_LENGTH, MAX_SHAPES, Shape, describe, shapes_of
 from evalgap.verifier.findings import Budget, EngineVerdict, Verdict
 from evalgap.verifier.options import Settings
 from evalgap.verifier.project.targets import Target
@@ -25,18 +26,25 @@ _REFUTING = ("POST_FAIL", "EXEC_ERR", "POST_ERR")
 
 
 def run_crosshair(ob: Obligation, harness: Harness, hdir: Path, target: Target, opts: Settings,
-                  source: str) -> EngineVerdict:
+                  source: str, shapes: list[Shape] | None = None) -> EngineVerdict:
     """CrossHair's verdict on one obligation: a run under the first of the process's hash seeds and, when
     it is ``verified``, a second run under another (:data:`~evalgap.verifier.sandbox.runner.HASH_SEEDS`):
     ``verified`` only when both are; a counterexample the second run finds is replayed under its seed (and
     under the first, to show the dependence) and ``refuted``; a second run that only runs out of budget is
     ``no-counterexample`` (not a proof under that seed, nothing found); any other difference is ``unknown
-    (depends on the hash seed)``. Never raises for what the target does."""
+    (depends on the hash seed)``. With ``shapes`` (:func:`.shapes.shapes_of`) each run is one run per shape
+    (:func:`_shaped_run`). Never raises for what the target does."""
     first, _, second = runner.HASH_SEEDS
-    v1 = _one_run(ob, harness, hdir, target, opts, source, first)
+
+    def run(seed: int) -> EngineVerdict:
+        if shapes:
+            return _shaped_run(ob, harness, hdir, target, opts, source, seed, shapes)
+        return _one_run(ob, harness, hdir, target, opts, source, seed)
+
+    v1 = run(first)
     if v1.verdict is not Verdict.VERIFIED:
         return v1
-    v2 = _one_run(ob, harness, hdir, target, opts, source, second)
+    v2 = run(second)
     budget = replace(v1.budget, hash_seeds=(first, second),
                      used_s=(v1.budget.used_s or 0.0) + (v2.budget.used_s or 0.0))
     elapsed = v1.elapsed_s + v2.elapsed_s
@@ -64,14 +72,57 @@ def run_crosshair(ob: Obligation, harness: Harness, hdir: Path, target: Target, 
                          elapsed_s=elapsed)
 
 
+def _shaped_run(ob: Obligation, harness: Harness, hdir: Path, target: Target, opts: Settings, source: str,
+                hash_seed: int, shapes: list[Shape]) -> EngineVerdict:
+    """One run per shape under ``hash_seed``, the budget shared out as it is left (a shape that finishes
+    early leaves its time to the longer ones): the first refutation, tamper sign or error ends it; ``verified``
+    only when every shape is; otherwise ``no-counterexample`` saying which shapes were exhausted (or, when no
+    shape completed a path, the first shape's ``unknown``)."""
+    start = time.monotonic()
+    used = 0.0
+    paths = 0
+    done: list[tuple[Shape, EngineVerdict]] = []
+    for i, shape in enumerate(shapes):
+        share = max(0.5, (opts.budget_s - used) / (len(shapes) - i))
+        v = _one_run(ob, harness, hdir, target, replace(opts, budget_s=share), source, hash_seed, shape)
+        used += v.budget.used_s if v.budget.used_s is not None else share
+        paths += v.budget.paths or 0
+        if v.verdict is Verdict.REFUTED or v.reason.startswith(INTEGRITY_REASONS) or (
+                v.verdict is Verdict.UNKNOWN and not v.reason.startswith(("budget exhausted",
+                                                                          "vacuous precondition"))):
+            return replace(v, reason=f"{v.reason} (the run for {describe(shape)})",
+                           budget=replace(v.budget, seconds=opts.budget_s, used_s=round(used, 3)),
+                           elapsed_s=time.monotonic() - start)
+        done.append((shape, v))
+    budget = Budget(seconds=opts.budget_s, used_s=round(used, 3), paths=paths, hash_seeds=(hash_seed,))
+    elapsed = time.monotonic() - start
+    split = ", ".join(sorted({n for s in shapes for n, _ in s}))
+    if all(v.verdict is Verdict.VERIFIED for _, v in done):
+        return EngineVerdict("crosshair", Verdict.VERIFIED, f"{CROSSHAIR_CAVEAT}, for each length of {split} "
+                             f"separately ({len(shapes)} runs: {'; '.join(describe(s) for s in shapes)})",
+                             budget, elapsed_s=elapsed)
+    if not any(v.budget.paths for _, v in done):
+        first_unknown = next(v for _, v in done if v.verdict is Verdict.UNKNOWN)
+        return replace(first_unknown, budget=budget, elapsed_s=elapsed)
+    exhausted = [describe(s) for s, v in done if v.verdict is Verdict.VERIFIED]
+    rest = [f"{describe(s)}: {v.verdict.value}" for s, v in done if v.verdict is not Verdict.VERIFIED]
+    return EngineVerdict("crosshair", Verdict.NO_COUNTEREXAMPLE, f"no counterexample within {budget.describe()}, "
+                         f"one run per length of {split}: paths exhausted for "
+                         f"{'; '.join(exhausted) or 'none'}, not for {'; '.join(rest)}, so this is not a proof",
+                         budget, elapsed_s=elapsed)
+
+
 def _one_run(ob: Obligation, harness: Harness, hdir: Path, target: Target, opts: Settings, source: str,
-             hash_seed: int) -> EngineVerdict:
+             hash_seed: int, shape: Shape | None = None) -> EngineVerdict:
     start = time.monotonic()
     n_conditions = max(1, len(ob.checks) if ob.kind == "function" else 1)
     per_condition = opts.budget_s / n_conditions
-    request = {"paths": [str(hdir), *target.paths], "harness": harness.module, "function": ob.function,
-               "budget_s": per_condition, "per_path_timeout_s": max(0.5, per_condition / 2),
-               "target_module": target.module}
+    request: dict[str, Any] = {"paths": [str(hdir), *target.paths], "harness": harness.module,
+                               "function": ob.function, "budget_s": per_condition,
+                               "per_path_timeout_s": max(0.5, per_condition / 2), "target_module": target.module}
+    if shape:
+        request["shape"] = [list(p) for p in shape]
+        request["params"] = [n for n, _ in ob.params]
     cpu = cpu_limit_s(opts.budget_s)
     limits = Limits(cpu_s=cpu, wall_s=wall_limit(cpu, 5.0),
                     memory_bytes=opts.memory_bytes)
@@ -141,8 +192,10 @@ class CrossHairEngine:
 
     def budget(self, opts: Settings) -> dict[str, Any]:
         """What of ``opts`` changes this engine's verdict (part of the cache key)."""
-        return {"seconds": opts.budget_s, "memory": opts.memory_bytes}
+        return {"seconds": opts.budget_s, "memory": opts.memory_bytes,
+                "length_split": [MAX_SHAPES, MAX_LENGTH]}
 
     def run(self, job: EngineJob) -> EngineVerdict:
-        """CrossHair's verdict on ``job``'s obligation (never raises for what the target does)."""
-        return run_crosshair(job.ob, job.harness, job.hdir, job.target, job.opts, job.source)
+        """CrossHair's verdict on ``job``'s obligation, split by list length where :func:`.shapes.shapes_of`
+        says so (never raises for what the target does)."""
+        return run_crosshair(job.ob, job.harness, job.hdir, job.target, job.opts, job.source, shapes_of(job))

@@ -6,7 +6,9 @@ runtime checks in this process, which is why this runs in its own process and ne
 
 Request keys: ``paths`` (folders prepended to ``sys.path``), ``harness`` (module name), ``function``,
 ``budget_s`` (CPU seconds for the condition), ``per_path_timeout_s``, ``target_module`` (optional: its
-functions are shielded so a ``SystemExit`` they raise is a counterexample, :mod:`.shield`).
+functions are shielded so a ``SystemExit`` they raise is a counterexample, :mod:`.shield`), ``shape`` and
+``params`` (optional: ``[[name, length], ...]`` and the check function's parameter names; those list
+parameters are concrete lists of that many symbolic elements, :mod:`.shapes`).
 
 Result keys: ``status`` (``CONFIRMED`` all paths exhausted, ``UNKNOWN``, ``REFUTED``), ``confirmed_paths``,
 ``messages`` (each: ``state``, ``message``, ``line``, ``invocation``, ``returns``, ``traceback``),
@@ -91,6 +93,22 @@ def _only_the_harness_has_contracts(allowed: list[Any]) -> None:
         lambda self, original: original)
 
 
+def _install_shape(req: dict[str, Any]) -> Any:
+    """Install the shaped argument creation of ``req["shape"]`` (:func:`.shapes.shaped_gen_args`) as
+    CrossHair's ``gen_args``, before the tamper check's snapshot of CrossHair's modules; return it (None
+    without a shape)."""
+    if not req.get("shape"):
+        return None
+    from crosshair import core as ch_core
+
+    from evalgap.verifier.engines.shapes import shaped_gen_args
+
+    shape = tuple((str(n), int(k)) for n, k in req["shape"])
+    shaped = shaped_gen_args(ch_core.gen_args, shape, tuple(str(p) for p in req["params"]))
+    setattr(ch_core, "gen_args", shaped)  # noqa: B010 - a module attribute replaced for this process
+    return shaped
+
+
 def main(argv: list[str]) -> int:
     """Run one CrossHair check (see the module docstring); always 0, the outcome is in the result."""
     return channel.run(argv, _work)
@@ -119,6 +137,7 @@ def _work(ch: channel.Channel) -> dict[str, Any]:
     allowed: list[Any] = []
     _only_the_harness_has_contracts(allowed)
     _trap_control_exceptions(ch)
+    shaped = _install_shape(req)
     ch.watch_modules(("crosshair", "icontract"))
     from crosshair.condition_parser import CompositeConditionParser
     from crosshair.core import ShortCircuitingContext
@@ -126,6 +145,8 @@ def _work(ch: channel.Channel) -> dict[str, Any]:
     for cls in (condition_parser.Conditions, AnalysisOptionSet, ConditionCheckable, CompositeConditionParser,
                 ShortCircuitingContext):
         ch.watch(f"{cls.__module__}.{cls.__qualname__}", cls)
+    if shaped is not None:  # before the target is imported: its import-time code is the target's too
+        ch.watch_function("crosshair.core.gen_args", shaped)
     ch.install_guard()
     ch.start_record()
     try:

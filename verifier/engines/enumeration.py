@@ -25,10 +25,10 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any
 
-from evalgap.specs_lang import ast as A
 from evalgap.verifier.engines import domains
 from evalgap.verifier.engines.common import cpu_limit_s, from_replay, hidden_state, replay, worker_failure
 from evalgap.verifier.engines.registry import EngineJob
+from evalgap.verifier.engines.shapes import spec_params
 from evalgap.verifier.findings import Budget, EngineVerdict, Verdict
 from evalgap.verifier.sandbox import runner
 from evalgap.verifier.sandbox.runner import Limits, run_worker, wall_limit
@@ -42,22 +42,12 @@ __all__ = ["EnumerationEngine", "plan", "MAX_INPUTS"]
 MAX_INPUTS = 1_000_000
 
 
-def _params(job: EngineJob) -> tuple[A.Param, ...] | None:
-    req, owner = job.req, job.owner
-    if job.ob.kind == "scenario":
-        sc = next((c for c in req.clauses if isinstance(c, A.Scenario)), None)
-        return sc.params if sc is not None else None
-    if job.ob.kind == "function" and isinstance(owner, A.FunctionDecl):
-        return owner.params
-    return None
-
-
 def plan(job: EngineJob) -> list[domains.Domain] | None:
     """One finite domain per parameter of ``job``'s check function, in order, or None when the engine does
     not apply (see the module docstring)."""
     if job.ob.kind not in ("function", "scenario") or job.ob.model is not None or job.ob.explore is not None:
         return None
-    params = _params(job)
+    params = spec_params(job)
     if params is None or [p.name for p in params] != [n for n, _ in job.ob.params]:
         return None
     out = [domains.domain_of(p.type) for p in params]

@@ -283,12 +283,20 @@ class Channel:
 
 
 def _function_parts(fn: Any) -> tuple[Any, ...]:
+    """The function objects, code, defaults, closure cells and cells' contents, and icontract contracts of
+    ``fn`` and of what it wraps (``__wrapped__``), compared by identity after the run."""
     parts: list[Any] = []
     seen = 0
     while fn is not None and seen < 8:
         seen += 1
-        parts += [fn, _getattr(fn, "__code__", None), _getattr(fn, "__defaults__", None),
-                  _getattr(fn, "__closure__", None)]
+        closure = _getattr(fn, "__closure__", None)
+        parts += [fn, _getattr(fn, "__code__", None), _getattr(fn, "__defaults__", None), closure]
+        # a cell's contents can be rebound in place (``cell.cell_contents = x``): the cell stays the same
+        for cell in closure or ():
+            try:
+                parts.append(cell.cell_contents)
+            except ValueError:  # an empty cell
+                parts.append(None)
         for attr in ("__preconditions__", "__postconditions__", "__postcondition_snapshots__"):
             for group in _getattr(fn, attr, None) or ():
                 for c in (group if _isinstance(group, _list) else [group]):

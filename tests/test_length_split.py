@@ -1,0 +1,140 @@
+"""Length splitting for CrossHair (issue 20, :mod:`evalgap.verifier.engines.shapes`): a requirement whose list
+parameters have small length ranges is checked once per length, each list a concrete list of symbolic
+elements. A loop-based function CrossHair cannot exhaust over a symbolic length is proved for every length; a
+bug at one length only is refuted there and replayed; a target that rewrites the split at import time (so that
+only the empty list is explored) does not earn ``verified``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import evalgap
+from evalgap.specs_lang import ast as A
+from evalgap.verifier.engines import shapes
+from evalgap.verifier.findings import RequirementResult, Verdict
+
+TARGET = '''\
+def drop(array, n):
+    out = []
+    for i, x in enumerate(array):
+        if i >= n:
+            out.append(x)
+    return out
+
+
+def drop_bad(array, n):
+    if len(array) == 3 and array[2] == 77 and n == 0:
+        return array[:2]                  # wrong only for three elements ending in 77
+    return drop(array, n)
+'''
+
+HOSTILE = '''\
+import gc
+
+for _f in gc.get_objects():               # find the worker's shaped gen_args and make every run the empty list
+    if callable(_f) and getattr(_f, "__name__", "") == "gen_args" and getattr(_f, "__closure__", None):
+        for _c in _f.__closure__:
+            v = _c.cell_contents
+            if isinstance(v, tuple) and v and isinstance(v[0], tuple) and len(v[0]) == 2:
+                _c.cell_contents = tuple((name, 0) for name, _ in v)
+
+
+def drop_bad(array, n):
+    if len(array) == 3 and array[2] == 77 and n == 0:
+        return array[:2]
+    out = []
+    for i, x in enumerate(array):
+        if i >= n:
+            out.append(x)
+    return out
+'''
+
+SPEC = '''\
+spec split "length splitting"
+  target: {target}
+
+function {fn}(array: list[int in -128..127] len 0..3, n: int in 0..255) -> list[int]
+  requirement {rid} "Drops the first n elements."
+    ensures result == array[n:]
+'''
+
+
+def _check(tmp_path: Path, source: str, fn: str, rid: str) -> RequirementResult:
+    (tmp_path / "split_target.py").write_text(source)
+    spec = tmp_path / f"{fn}.req"
+    spec.write_text(SPEC.format(target="split_target.py", fn=fn, rid=rid))
+    report = evalgap.check(spec, settings=evalgap.Settings(budget_s=4, engines=("crosshair",), cache=False,
+                                                           analysis=False))
+    (result,) = report.requirements
+    assert isinstance(result, RequirementResult)
+    return result
+
+
+def _t(name: str, *args: A.TypeRef, length: tuple[int, int] | None = None) -> A.TypeRef:
+    rng = None if length is None else A.Range(length[0], length[1])
+    return A.TypeRef(name, tuple(args), length=rng)
+
+
+class _Ob:
+    def __init__(self, params: tuple[str, ...]) -> None:
+        self.kind, self.model, self.explore = "function", None, None
+        self.params = tuple((p, "") for p in params)
+
+
+class _Job:
+    def __init__(self, *params: A.Param) -> None:
+        self.ob = _Ob(tuple(p.name for p in params))
+        self.req = None
+        self.owner = A.FunctionDecl("f", params, None, ())
+
+
+def _p(name: str, t: A.TypeRef) -> A.Param:
+    return A.Param(name, t)
+
+
+def test_shapes_are_every_length_of_the_spec_range_shortest_first() -> None:
+    i8 = _t("int")
+    job = _Job(_p("a", _t("list", i8, length=(0, 2))), _p("n", i8), _p("b", _t("list", i8, length=(1, 2))))
+    got = shapes.shapes_of(job)  # type: ignore[arg-type]
+    assert got == [(("a", 0), ("b", 1)), (("a", 0), ("b", 2)), (("a", 1), ("b", 1)), (("a", 1), ("b", 2)),
+                   (("a", 2), ("b", 1)), (("a", 2), ("b", 2))]
+    assert shapes.describe(got[1]) == "len(a) == 0, len(b) == 2"
+
+
+@pytest.mark.parametrize("params", [
+    (("n", _t("int")),),                                     # no list
+    (("a", _t("list", _t("int"))),),                         # no length range
+    (("a", _t("list", _t("int"), length=(0, 7))),),          # longer than MAX_LENGTH
+    (("a", _t("list", _t("int"), length=(0, 4))), ("b", _t("list", _t("int"), length=(0, 4)))),  # 25 shapes
+])
+def test_no_split_without_a_small_length_range(params: tuple[tuple[str, A.TypeRef], ...]) -> None:
+    job = _Job(*(_p(n, t) for n, t in params))
+    assert shapes.shapes_of(job) is None  # type: ignore[arg-type]
+
+
+def test_a_loop_over_the_list_is_proved_for_every_length(tmp_path: Path) -> None:
+    r = _check(tmp_path, TARGET, "drop", "DR-1")
+    (v,) = r.verdicts
+    assert v.verdict is Verdict.VERIFIED, v.reason
+    assert "for each length of array separately (4 runs" in v.reason
+    assert len(v.budget.hash_seeds) == 2 and (v.budget.paths or 0) >= 4
+
+
+def test_a_bug_at_one_length_is_refuted_and_replayed(tmp_path: Path) -> None:
+    r = _check(tmp_path, TARGET, "drop_bad", "DB-1")
+    (v,) = r.verdicts
+    assert v.verdict is Verdict.REFUTED, v.reason
+    assert "len(array) == 3" in v.reason
+    args = dict(v.args or ())
+    assert args["array"].endswith("77]") and args["array"].count(",") == 2 and args["n"] == "0", v.args
+
+
+@pytest.mark.adversarial
+def test_a_target_that_rewrites_the_split_is_not_verified(tmp_path: Path) -> None:
+    r = _check(tmp_path, HOSTILE, "drop_bad", "DH-1")
+    (v,) = [v for v in r.verdicts if v.engine == "crosshair"]
+    assert v.verdict is Verdict.UNKNOWN and v.reason.startswith("tampered"), v.reason
+    assert "crosshair.core.gen_args" in v.reason
+    assert r.verdict is not Verdict.VERIFIED
