@@ -14,6 +14,7 @@ subprocess.
 
 from __future__ import annotations
 
+import math
 import os
 import time
 from dataclasses import replace
@@ -74,9 +75,10 @@ def run_hypothesis(ob: Obligation, harness: Harness, hdir: Path, target: Target,
                "strategies": list(strategies), "max_examples": n, "seed": opts.seed,
                "storage_dir": _storage_dir(opts)}
     # the budget bounds Hypothesis's CPU too (its examples are its own budget): an example that never returns
-    # is stopped within about 1.25x the budget plus half a second for Hypothesis's own set-up and shrinking (at
-    # least 3 CPU s, for the smallest budgets)
-    cpu = max(3.0, cpu_limit_s(opts.budget_s) + 0.5)
+    # is stopped within about 1.25x the budget (at least 3 CPU s, for the smallest budgets). RLIMIT_CPU counts
+    # whole seconds, so the limit is rounded up here and not padded further: a padding of half a second
+    # rounded 4.5 s up to 5 (endless loop at --budget 3: 6.4 s wall before, see docs/engine.md)
+    cpu = max(3.0, float(math.ceil(cpu_limit_s(opts.budget_s))))
     hash_seed = runner.HASH_SEEDS[1]  # not the seed of CrossHair's first run: no verdict rests on one hash order
     out = run_worker("hypothesis", request,
                      Limits(cpu_s=cpu, wall_s=wall_limit(cpu, 5.0), memory_bytes=opts.memory_bytes),
