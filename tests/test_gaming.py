@@ -40,6 +40,14 @@ def codes(src: str, **kw: object) -> list[str]:
     ("import sys\ndef f():\n    return 'pytest' in sys.modules\n", "EG405"),
     ("def f():\n    return open('tests/test_refunds.py').read()\n", "EG406"),
     ("from pathlib import Path\ndef f():\n    return Path('specs/refunds.req').read_text()\n", "EG406"),
+    # a symbolic value told from a real one by its class or by a builtin's dunder (red team, 2026-12-02)
+    ("def f(xs):\n    if xs[2].__class__ is int and xs[2] == 77:\n        return []\n    return xs\n", "EG401"),
+    ("def f(x):\n    if (0).__add__(x) is not NotImplemented:\n        return 1\n    return x\n", "EG401"),
+    ("def f(x):\n    return int.__eq__(x, 3) is NotImplemented\n", "EG401"),
+    # a function's code rewritten in place, so that it keeps its identity
+    ("import typing\ndef g(tp):\n    return (bool,)\ntyping.get_args.__code__ = g.__code__\n", "EG402"),
+    ("def g():\n    pass\ndef patch(f):\n    setattr(f, '__co' + 'de__', g.__code__)\n", "EG402"),
+    ("def patch(f):\n    setattr(f, ''.join(('__def', 'aults__')), (1,))\n", "EG402"),
 ])
 def test_each_rule_flags_its_pattern(src: str, code: str) -> None:
     assert code in codes(src)
@@ -76,6 +84,9 @@ def test_trivial_constants_are_not_special_casing() -> None:
     "import os, signal\ndef stop(child):\n    os.killpg(child.pid, signal.SIGKILL)\n",
     "from . import ast as A\ndef f(c):\n    return isinstance(c, A.Requirement)\n",
     "import evalgap.specs_lang.ast as A\ndef f(c):\n    return isinstance(c, A.Requirement)\n",
+    "class P:\n    def __eq__(self, other):\n        return other.__class__ is self.__class__\n",
+    "class P:\n    def __le__(self, o):\n        r = type(self).__lt__(self, o)\n        return r if r is NotImplemented else r or self == o\n",
+    "def f(fn):\n    return fn.__code__.co_argcount\n",
 ])
 def test_ordinary_code_is_not_flagged(src: str) -> None:
     assert codes(src) == []

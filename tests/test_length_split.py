@@ -51,6 +51,68 @@ def drop_bad(array, n):
     return out
 '''
 
+WRONG_DROP = '''
+
+def drop_bad(array, n):
+    if len(array) == 3 and array[2] == 77 and n == 0:
+        return array[:2]
+    return array[n:]
+'''
+
+#: red team, 2026-12-02: each earned CrossHair's `verified` on wrong code before the fixes named beside it
+GET_ARGS_SWAP = '''\
+import types, typing
+
+_g = typing.get_args
+typing._orig = types.FunctionType(_g.__code__, _g.__globals__, "get_args", _g.__defaults__, _g.__closure__)
+
+
+def _fake(tp):                              # list[int] reads as list[bool]: the elements are only 0 and 1
+    r = typing._orig(tp)
+    return (bool,) if r == (int,) and getattr(tp, "__origin__", None) is list else r
+
+
+_g.__code__ = _fake.__code__                # same function object, other code (the snapshot compared identity)
+''' + WRONG_DROP
+
+PROXY_SWAP = '''\
+import sys, types
+
+_c = vars(sys)["mod" + "ules"].get("".join(("cross", "hair", ".core")))
+if _c is not None:
+    _p = getattr(_c, "proxy_for_type")
+    _c._copy = types.FunctionType(_p.__code__, _p.__globals__, "p", _p.__defaults__, _p.__closure__)
+
+    def _fake(typ, varname, allow_subtypes=False):
+        return _c._copy(bool if typ is int else typ, varname, allow_subtypes)
+
+    setattr(_p, "__co" + "de__", _fake.__code__)
+
+
+def inc(n):
+    return 0 if n == 77 else n + 1
+'''
+
+LENGTH_HISTORY = '''\
+_seen = set()
+
+
+def drop_bad(array, n):                     # wrong only after calls of two lengths: one process per length
+    _seen.add(len(array))
+    if len(_seen) > 1 and len(array) == 3 and array[2] == 77:
+        return []
+    return array[n:]
+'''
+
+SCALAR_SPEC = '''\
+spec scalar "no split"
+  target: {target}
+
+function {fn}(n: int in 0..1000000) -> int
+  requirement {rid} "Adds one."
+    ensures result == n + 1
+'''
+
 SPEC = '''\
 spec split "length splitting"
   target: {target}
@@ -61,10 +123,10 @@ function {fn}(array: list[int in -128..127] len 0..3, n: int in 0..255) -> list[
 '''
 
 
-def _check(tmp_path: Path, source: str, fn: str, rid: str) -> RequirementResult:
+def _check(tmp_path: Path, source: str, fn: str, rid: str, spec_text: str = SPEC) -> RequirementResult:
     (tmp_path / "split_target.py").write_text(source)
     spec = tmp_path / f"{fn}.req"
-    spec.write_text(SPEC.format(target="split_target.py", fn=fn, rid=rid))
+    spec.write_text(spec_text.format(target="split_target.py", fn=fn, rid=rid))
     report = evalgap.check(spec, settings=evalgap.Settings(budget_s=4, engines=("crosshair",), cache=False,
                                                            analysis=False))
     (result,) = report.requirements
@@ -138,3 +200,39 @@ def test_a_target_that_rewrites_the_split_is_not_verified(tmp_path: Path) -> Non
     assert v.verdict is Verdict.UNKNOWN and v.reason.startswith("tampered"), v.reason
     assert "crosshair.core.gen_args" in v.reason
     assert r.verdict is not Verdict.VERIFIED
+
+
+@pytest.mark.adversarial
+@pytest.mark.parametrize("source, fn, spec_text, expected", [
+    (GET_ARGS_SWAP, "drop_bad", SPEC, "typing.get_args rewritten"),
+    (PROXY_SWAP, "inc", SCALAR_SPEC, "crosshair.core.proxy_for_type rewritten"),
+    (LENGTH_HISTORY, "drop_bad", SPEC, "nondeterminism: the code under check keeps state across calls"),
+], ids=["get_args-code-swap", "proxy_for_type-code-swap", "length-history"])
+def test_hostile_targets_found_by_the_red_team_are_not_verified(tmp_path: Path, source: str, fn: str,
+                                                                spec_text: str, expected: str) -> None:
+    r = _check(tmp_path, source, fn, "HX-1", spec_text)
+    (v,) = [v for v in r.verdicts if v.engine == "crosshair"]
+    assert v.verdict is Verdict.UNKNOWN and expected in v.reason, v.reason
+    assert r.verdict is not Verdict.VERIFIED
+
+
+def test_a_budget_too_small_to_share_is_not_split(tmp_path: Path) -> None:
+    """Twelve shapes at a 3 s budget would leave each 0.25 s (and its worker's start-up): one unsplit run."""
+    spec = SPEC.replace("function {fn}(array: list[int in -128..127] len 0..3, n: int in 0..255)",
+                        "function {fn}(array: list[int in -128..127] len 0..3, other: list[int] len 0..2, "
+                        "n: int in 0..255)")
+    src = TARGET.replace("def drop(array, n):", "def drop(array, other, n):")
+    r = _check(tmp_path, src, "drop", "DR-2", spec.replace("array[n:]", "array[n:] and len(other) >= 0"))
+    (v,) = r.verdicts
+    assert "for each length" not in v.reason and "one run per length" not in v.reason, v.reason
+    assert len(shapes.shapes_of(_Job(_p("array", _t("list", _t("int"), length=(0, 3))),  # type: ignore[arg-type]
+                                      _p("other", _t("list", _t("int"), length=(0, 2)))))) == 12
+
+
+def test_a_loop_that_never_returns_spends_about_one_share(tmp_path: Path) -> None:
+    """The first shape stopped by the CPU limit ends the split: the budget is not paid once per shape."""
+    src = "def spin(array, n):\n    while True:\n        pass\n"
+    r = _check(tmp_path, src, "spin", "SP-1")
+    (v,) = r.verdicts
+    assert v.verdict is Verdict.UNKNOWN and v.reason.startswith("budget exhausted"), v.reason
+    assert v.budget.used_s is not None and v.budget.used_s <= 4 * 0.5 + 1.5, v.budget

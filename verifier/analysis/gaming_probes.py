@@ -13,7 +13,14 @@ these rules flag the looks (a finding names the construct and why it games the e
   os.getcwd()``, ``home.startswith("/tmp")``), a computed name looked up in ``sys.modules``;
 * EG408: a clock reading (``date.today().year``, ``time.time()``) compared with a constant (elapsed time,
   ``time.time() - start > 5``, is not flagged);
-* EG409: a module-level counter a function increments (``global n; n += 1``) compared with a constant.
+* EG409: a module-level counter a function increments (``global n; n += 1``) compared with a constant;
+* EG401 also: a value's ``__class__`` compared with a builtin type (``x.__class__ is int``: a symbolic int's
+  class is not ``int``; ``isinstance`` and ``type(x)`` are what honest code uses, and CrossHair models those),
+  and a builtin's dunder method applied to a value and compared with ``NotImplemented``
+  (``(0).__add__(x) is not NotImplemented``: true for a real int only);
+* EG402 also: a function's ``__code__``, ``__defaults__``, ``__kwdefaults__`` or ``__globals__`` rewritten
+  (assigned, or ``setattr`` with that name, also spelt ``"__co" + "de__"``): the function keeps its identity
+  and does something else, which is how a checker's functions are altered without being replaced.
 
 Names are followed through simple assignments in the module (``here = os.getcwd()`` then ``"x" in here``).
 """
@@ -22,13 +29,18 @@ from __future__ import annotations
 
 import ast
 from typing import TYPE_CHECKING
-from evalgap.specs_lang.diagnostics import (CLOCK_DEPENDENT, HIDDEN_CALL_COUNTER, PROBES_TEST_ENVIRONMENT,
-                                            SYMBOLIC_OR_MOCK_PROXY)
+from evalgap.specs_lang.diagnostics import (CLOCK_DEPENDENT, HIDDEN_CALL_COUNTER, PATCHES_VERIFICATION_LIBRARY,
+                                            PROBES_TEST_ENVIRONMENT, SYMBOLIC_OR_MOCK_PROXY)
 
 if TYPE_CHECKING:
     from evalgap.verifier.analysis.gaming_scanner import Scanner
 
-__all__ = ["prepare", "on_call", "on_compare"]
+__all__ = ["prepare", "on_call", "on_compare", "code_attribute", "CODE_ATTRS"]
+
+#: Function attributes that hold what the function runs: rewriting one changes the function in place.
+CODE_ATTRS = frozenset({"__code__", "__defaults__", "__kwdefaults__", "__globals__"})
+_BUILTIN_TYPES = frozenset({"int", "float", "complex", "str", "bytes", "bool", "list", "tuple", "dict", "set",
+                            "frozenset", "bytearray"})
 
 _TRACER_READS = {"sys.gettrace", "sys.getprofile", "threading.gettrace", "threading.getprofile",
                  "sys.monitoring.get_tool", "sys.monitoring.get_events"}
@@ -58,6 +70,40 @@ def _consts(node: ast.AST) -> list[str]:
     """String constants of ``node`` itself or of a tuple/list/set display of them."""
     items = node.elts if isinstance(node, (ast.Tuple, ast.List, ast.Set)) else [node]
     return [i.value for i in items if isinstance(i, ast.Constant) and isinstance(i.value, str)]
+
+
+def _folded(node: ast.AST) -> str | None:
+    """The string ``node`` spells from constants alone (``"__co" + "de__"``, ``"".join(("__co", "de__"))``,
+    ``"__%s__" % "code"`` is not followed), or None."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        a, b = _folded(node.left), _folded(node.right)
+        return None if a is None or b is None else a + b
+    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "join"
+            and len(node.args) == 1 and isinstance(node.args[0], (ast.Tuple, ast.List))):
+        sep = _folded(node.func.value)
+        parts = [_folded(e) for e in node.args[0].elts]
+        return None if sep is None or any(p is None for p in parts) else sep.join(p for p in parts if p is not None)
+    return None
+
+
+def code_attribute(target: ast.AST) -> str | None:
+    """The attribute of :data:`CODE_ATTRS` an assignment target rewrites (``f.__code__``), or None."""
+    return target.attr if isinstance(target, ast.Attribute) and target.attr in CODE_ATTRS else None
+
+
+def _probe_compare(sc: Scanner, node: ast.Compare, a: ast.AST, b: ast.AST) -> None:
+    """EG401's class and ``NotImplemented`` comparisons (see the module docstring)."""
+    if isinstance(a, ast.Attribute) and a.attr == "__class__" and sc.resolve(b) in _BUILTIN_TYPES:
+        sc.add(SYMBOLIC_OR_MOCK_PROXY, node, f"compares a value's `__class__` with `{sc.resolve(b)}` "
+               f"(`{ast.unparse(node)[:70]}`): a symbolic or mock value's class differs, `isinstance` does not")
+    elif (isinstance(b, ast.Constant) and b.value is NotImplemented) or (
+            isinstance(b, ast.Name) and b.id == "NotImplemented"):
+        if (isinstance(a, ast.Call) and isinstance(a.func, ast.Attribute) and a.func.attr.startswith("__")
+                and (isinstance(a.func.value, ast.Constant) or sc.resolve(a.func.value) in _BUILTIN_TYPES)):
+            sc.add(SYMBOLIC_OR_MOCK_PROXY, node, f"applies a builtin's `{a.func.attr}` to a value and compares the "
+                   f"result with NotImplemented (`{ast.unparse(node)[:70]}`): true for real values only")
 
 
 def _kind(sc: Scanner, node: ast.AST) -> str | None:
@@ -122,6 +168,9 @@ def _elapsed(node: ast.AST) -> bool:
 def on_call(sc: Scanner, node: ast.Call, name: str) -> None:
     """The call rules (EG401 tracer/frames/library names, EG405 limits, prefixes, places)."""
     args = list(node.args)
+    if name in ("setattr", "builtins.setattr") and len(args) >= 2 and _folded(args[1]) in CODE_ATTRS:
+        sc.add(PATCHES_VERIFICATION_LIBRARY, node, f"`setattr(..., {_folded(args[1])!r}, ...)` rewrites what a function "
+               "runs while it keeps its identity (a checker's own functions can be altered this way unseen)")
     if name in _TRACER_READS:
         sc.add(SYMBOLIC_OR_MOCK_PROXY, node, f"`{name}()` checks whether a tracer (a debugger, coverage, a symbolic executor) "
                "is installed, i.e. whether the code is being checked")
@@ -171,6 +220,8 @@ def on_compare(sc: Scanner, node: ast.Compare) -> None:
             if libs and sc.resolve(right) not in ("sys.modules",):
                 sc.add(SYMBOLIC_OR_MOCK_PROXY, node, f"looks for {libs[0]!r}, a verification library's name, in text")
         for a, b in ((left, right), (right, left)):
+            if isinstance(op, (ast.Eq, ast.NotEq, ast.Is, ast.IsNot)):
+                _probe_compare(sc, node, a, b)
             kind = _kind(sc, a)
             if kind == "place" and (_consts(b) or _kind(sc, b) == "place"):
                 sc.add(PROBES_TEST_ENVIRONMENT, node, f"compares the working, home or temporary folder's name "

@@ -109,6 +109,9 @@ class Scanner(ast.NodeVisitor):
                 if name:
                     self.add(PATCHES_VERIFICATION_LIBRARY, node, f"replaces `{name}`, part of a contract, test or verification "
                              "library, so its checks may no longer run")
+                elif gaming_probes.code_attribute(sub) and not isinstance(node, ast.Delete):
+                    self.add(PATCHES_VERIFICATION_LIBRARY, node, f"rewrites `{ast.unparse(sub)[:60]}`: the function keeps its "
+                             f"identity and runs other code (a checker's own functions can be altered this way unseen)")
 
     def visit_Assign(self, node: ast.Assign) -> None:
         self._check_targets(node, node.targets)

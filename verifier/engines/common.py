@@ -288,8 +288,8 @@ def worker_failure(out: WorkerOutcome, budget: Budget, elapsed: float, engine: s
         "memory": "memory limit: the worker ran out of its address-space limit",
     }
     status = out.status
-    if status == "cpu-limit" and sig == "SIGKILL" and limit is not None and out.wall_s < limit:
-        status = "crashed"  # the hard CPU limit is above the soft one: this SIGKILL came from elsewhere
+    if status == "cpu-limit" and sig in ("SIGKILL", "SIGPROF") and limit is not None and out.wall_s < limit:
+        status = "crashed"  # the CPU limit cannot have been reached in less wall time: the signal came from elsewhere
     if status == "crashed" and sig is not None:
         reason = (f"crash: killed by {sig} after {out.wall_s:.1f} s, before any limit of evalgap's was reached "
                   f"(the code under check, or another process, sent the signal); {out.stderr.strip()[-300:]}")

@@ -8,11 +8,12 @@ Request keys: ``paths`` (folders prepended to ``sys.path``), ``harness`` (module
 ``budget_s`` (CPU seconds for the condition), ``per_path_timeout_s``, ``target_module`` (optional: its
 functions are shielded so a ``SystemExit`` they raise is a counterexample, :mod:`.shield`), ``shape`` and
 ``params`` (optional: ``[[name, length], ...]`` and the check function's parameter names; those list
-parameters are concrete lists of that many symbolic elements, :mod:`.shapes`).
+parameters are concrete lists of that many symbolic elements, :mod:`.shapes`), ``roots`` (with a shape:
+folders whose modules' state is fingerprinted before and after the analysis, :mod:`~evalgap.verifier.sandbox.statefp`).
 
 Result keys: ``status`` (``CONFIRMED`` all paths exhausted, ``UNKNOWN``, ``REFUTED``), ``confirmed_paths``,
 ``messages`` (each: ``state``, ``message``, ``line``, ``invocation``, ``returns``, ``traceback``),
-``cpu_s``, ``crosshair_version``, ``blocked`` (operations the sandbox guard blocked, see
+``cpu_s``, ``crosshair_version``, ``state`` (with ``roots``: what of the target's state changed), ``blocked`` (operations the sandbox guard blocked, see
 :mod:`evalgap.verifier.sandbox.guard`), ``error`` (set when the analysis itself could not run, with ``stage``).
 """
 
@@ -26,6 +27,7 @@ import traceback
 from typing import Any
 
 from evalgap.verifier.sandbox import channel
+from evalgap.verifier.sandbox.statefp import changes, fingerprint
 
 #: CrossHair's path-control exceptions a target could raise to make CrossHair drop a path (IgnoreAttempt) or
 #: give up on it; raised from outside CrossHair's own code, they are tampering.
@@ -138,7 +140,7 @@ def _work(ch: channel.Channel) -> dict[str, Any]:
     _only_the_harness_has_contracts(allowed)
     _trap_control_exceptions(ch)
     shaped = _install_shape(req)
-    ch.watch_modules(("crosshair", "icontract"))
+    ch.watch_modules(("crosshair", "icontract", "typing", "inspect"))
     from crosshair.condition_parser import CompositeConditionParser
     from crosshair.core import ShortCircuitingContext
 
@@ -163,6 +165,8 @@ def _work(ch: channel.Channel) -> dict[str, Any]:
     ch.watch_function(f"{req['harness']}.{req['function']}", fn)
     ch.watch(req["harness"], harness)
     ch.watch_state(req["paths"][1:])
+    roots = [str(r) for r in req.get("roots", [])]
+    before = fingerprint(roots) if roots else None
     options = AnalysisOptionSet(
         analysis_kind=[AnalysisKind.icontract],
         per_condition_timeout=float(req["budget_s"]),
@@ -197,6 +201,8 @@ def _work(ch: channel.Channel) -> dict[str, Any]:
         result["error"] = f"{type(exc).__name__}: {exc}"
         result["stage"] = "analysis"
         result["traceback"] = traceback.format_exc()[-3000:]
+    if before is not None:  # a length-split run: state kept across calls shows only across the processes
+        result["state"] = changes(before, fingerprint(roots))[:5]
     result["cpu_s"] = time.process_time() - started
     return result
 

@@ -34,9 +34,10 @@ from evalgap.verifier.sandbox import runner
 from evalgap.verifier.sandbox.runner import Limits, run_worker, wall_limit
 
 if TYPE_CHECKING:
+    from evalgap.verifier.project.targets import Target
     from evalgap.verifier.options import Settings
 
-__all__ = ["EnumerationEngine", "plan", "MAX_INPUTS"]
+__all__ = ["EnumerationEngine", "plan", "state_roots", "MAX_INPUTS"]
 
 #: The largest domain the engine tries (inputs in all); the budget usually stops it earlier.
 MAX_INPUTS = 1_000_000
@@ -62,22 +63,22 @@ def plan(job: EngineJob) -> list[domains.Domain] | None:
     return [d for d in out if d is not None]
 
 
-def _roots(job: EngineJob) -> list[str]:
-    """Folders whose modules' state the worker fingerprints: the target's paths and, for an installed
-    module, its top-level package folder."""
+def state_roots(target: Target) -> list[str]:
+    """Folders whose modules' state a worker fingerprints (:mod:`evalgap.verifier.sandbox.statefp`): the
+    target's paths and, for an installed module, its top-level package folder."""
     from evalgap.verifier.strength.run import module_file
 
-    roots = list(job.target.paths)
-    src = module_file(job.target)
+    roots = list(target.paths)
+    src = module_file(target)
     if src is not None:
-        depth = len(job.target.module.split(".")) - (1 if src.name != "__init__.py" else 0)
+        depth = len(target.module.split(".")) - (1 if src.name != "__init__.py" else 0)
         roots.append(str(src.parents[depth - 1] if depth >= 1 else src.parent))
     return roots
 
 
 def _run_once(job: EngineJob, doms: list[domains.Domain], hash_seed: int, budget_s: float) -> Any:
     request = {"paths": [str(job.hdir), *job.target.paths], "harness": job.harness.module,
-               "function": job.ob.function, "domains": doms, "budget_s": budget_s, "roots": _roots(job)}
+               "function": job.ob.function, "domains": doms, "budget_s": budget_s, "roots": state_roots(job.target)}
     cpu = cpu_limit_s(budget_s)
     return run_worker("enumeration", request, Limits(cpu_s=cpu, wall_s=wall_limit(cpu, 5.0),
                                                      memory_bytes=job.opts.memory_bytes), hash_seed=hash_seed), cpu

@@ -22,7 +22,6 @@ import importlib
 import math
 import os
 import random
-import reprlib
 import sys
 import time
 import traceback
@@ -33,51 +32,7 @@ import icontract
 from evalgap.verifier.engines import domains
 from evalgap.verifier.engines.hypothesis_worker import py_source
 from evalgap.verifier.sandbox import channel
-
-_REPR = reprlib.Repr()
-_REPR.maxlevel, _REPR.maxlist, _REPR.maxdict, _REPR.maxset, _REPR.maxstring, _REPR.maxother = 4, 60, 60, 60, 200, 200
-
-
-def _cell(v: Any) -> str:
-    try:
-        return f"{type(v).__qualname__}:{_REPR.repr(v)}"
-    except BaseException:  # noqa: BLE001 - a repr that raises is itself part of the state
-        return f"{type(v).__qualname__}:<repr raised>"
-
-
-def fingerprint(roots: list[str]) -> dict[str, str]:
-    """The observable state of every loaded module whose file is under one of ``roots``: each global's type
-    and (bounded) repr; for functions their defaults, attributes and closure cells; for classes their plain
-    attributes. Also ``os.environ`` and the names in the working folder. Two equal fingerprints around a run
-    mean no counter or cache of these kinds changed (other hiding places are not seen)."""
-    real = [os.path.join(os.path.realpath(r), "") for r in roots if r]
-    out: dict[str, str] = {"os.environ": _cell(dict(os.environ)), "cwd": _cell(sorted(os.listdir(".")))}
-    for name, mod in list(sys.modules.items()):
-        file = getattr(mod, "__file__", None)
-        if not isinstance(file, str) or not any(os.path.realpath(file).startswith(r) for r in real):
-            continue
-        for key, v in list(vars(mod).items()):
-            if key.startswith("__") and key.endswith("__"):
-                continue
-            label = f"{name}.{key}"
-            if callable(v) and hasattr(v, "__code__"):
-                cells = tuple(c.cell_contents for c in (v.__closure__ or ()) if _filled(c))
-                out[label] = _cell((v.__defaults__, v.__kwdefaults__, dict(vars(v)), cells))
-            elif isinstance(v, type):
-                out[label] = _cell({a: b for a, b in vars(v).items() if not callable(b)
-                                    and not isinstance(b, (staticmethod, classmethod, property))})
-            elif type(v).__name__ != "module":
-                out[label] = _cell(v)
-    return out
-
-
-def _filled(c: Any) -> bool:
-    try:
-        c.cell_contents
-    except ValueError:
-        return False
-    return True
-
+from evalgap.verifier.sandbox.statefp import changes, fingerprint
 
 def _order(n: int) -> tuple[int, int]:
     """A random bijection of ``range(n)``: ``(a, b)`` with ``gcd(a, n) == 1``."""
@@ -167,8 +122,7 @@ def _work(ch: channel.Channel) -> dict[str, Any]:
                     "rejected": rejected, "exception": f"{type(exc).__name__}: {str(exc)[:1500]}"}
         if ran % 64 == 0 and clock() > budget:
             return {"outcome": "incomplete", "ran": ran, "total": total, "rejected": rejected}
-    after = fingerprint(roots)
-    changed = sorted(k for k in set(before) | set(after) if before.get(k) != after.get(k))
+    changed = changes(before, fingerprint(roots))
     if channel.contracts_enforced("enumeration"):
         ch.flag("icontract's checks were switched off during the run")
     return {"outcome": "passed", "ran": ran, "total": total, "rejected": rejected, "state": changed[:5]}

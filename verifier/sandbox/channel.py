@@ -35,6 +35,7 @@ import json.scanner
 import importlib
 import os
 import sys
+import types
 from typing import Any, Callable, Iterable, TypedDict
 
 from evalgap.verifier.sandbox import guard, record
@@ -79,6 +80,7 @@ class WorkerResult(TypedDict, total=False):
 _isinstance, _repr, _len, _list, _tuple, _str, _type = isinstance, repr, len, list, tuple, str, type
 _getattr, _vars, _callable, _id, _sorted = getattr, vars, callable, id, sorted
 _dict_get = dict.get
+_FunctionType, _MethodType = types.FunctionType, types.MethodType
 
 
 def _module_entry(name: str) -> Callable[[], Any]:
@@ -121,11 +123,26 @@ def _is_entry(value: Any) -> bool:
     return _callable(value) or _isinstance(value, (staticmethod, classmethod, property))
 
 
+def _code_of(value: Any) -> tuple[Any, ...] | None:
+    """What a function entry runs, besides its identity: its code, defaults and keyword defaults (a target
+    can keep the function object and swap its ``__code__``); for a static or class method or a bound
+    method, those of the function inside; None for other entries."""
+    fn = value
+    if _isinstance(value, (staticmethod, classmethod)):
+        fn = value.__func__
+    elif _type(value) is _MethodType:
+        fn = value.__func__
+    if _type(fn) is not _FunctionType:
+        return None
+    return (fn.__code__, fn.__defaults__, fn.__kwdefaults__)
+
+
 class _Watch:
-    __slots__ = ("label", "owner", "entries")
+    __slots__ = ("label", "owner", "entries", "codes")
 
     def __init__(self, label: str, owner: Any, entries: dict[str, Any]) -> None:
         self.label, self.owner, self.entries = label, owner, entries
+        self.codes = {k: c for k, v in entries.items() if (c := _code_of(v)) is not None}
 
 
 class Channel:
@@ -196,10 +213,15 @@ class Channel:
         self._watches.append(_Watch(label, owner, entries))
 
     def watch_modules(self, prefixes: tuple[str, ...]) -> None:
-        """:meth:`watch` every loaded module whose name is one of ``prefixes`` or below one."""
+        """:meth:`watch` every loaded module whose name is one of ``prefixes`` or below one, and every class
+        such a module defines (its methods and descriptors: ``SymbolicInt.__eq__`` replaced or its code
+        rewritten is tampering as much as a module function is)."""
         for name, mod in _sorted(sys.modules.items(), key=lambda kv: kv[0]):
             if mod is not None and (name in prefixes or name.startswith(tuple(p + "." for p in prefixes))):
                 self.watch(name, mod)
+                for key, value in _list(_vars(mod).items()):
+                    if _isinstance(value, type) and _getattr(value, "__module__", None) == name:
+                        self.watch(f"{name}.{key}", value)
 
     def watch_object(self, label: str, read: Callable[[], Any], expected: Any) -> None:
         """Require ``read()`` to still return ``expected`` (by identity) after the run."""
@@ -241,6 +263,10 @@ class Channel:
                 cur = now.get(key, _MISSING)
                 if cur is not old:
                     out.append(f"{w.label}.{key} {'removed' if cur is _MISSING else 'replaced'}")
+                    continue
+                code = w.codes.get(key)
+                if code is not None and not _same(_code_of(cur), code):
+                    out.append(f"{w.label}.{key} rewritten (its __code__ or defaults)")
         for label, read, expected in self._objects:
             try:
                 cur = read()
@@ -283,7 +309,8 @@ class Channel:
 
 
 def _function_parts(fn: Any) -> tuple[Any, ...]:
-    """The function objects, code, defaults, closure cells and cells' contents, and icontract contracts of
+    """The function objects, code, defaults, closure cells and cells' contents (and the code of the functions
+    held there), and icontract contracts of
     ``fn`` and of what it wraps (``__wrapped__``), compared by identity after the run."""
     parts: list[Any] = []
     seen = 0
@@ -294,9 +321,11 @@ def _function_parts(fn: Any) -> tuple[Any, ...]:
         # a cell's contents can be rebound in place (``cell.cell_contents = x``): the cell stays the same
         for cell in closure or ():
             try:
-                parts.append(cell.cell_contents)
+                held = cell.cell_contents
             except ValueError:  # an empty cell
-                parts.append(None)
+                held = None
+            parts.append(held)
+            parts += _code_of(held) or ()  # a function held there keeps its identity when its code is swapped
         for attr in ("__preconditions__", "__postconditions__", "__postcondition_snapshots__"):
             for group in _getattr(fn, attr, None) or ():
                 for c in (group if _isinstance(group, _list) else [group]):

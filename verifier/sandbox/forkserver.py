@@ -66,6 +66,10 @@ def _child(job: dict[str, Any]) -> None:
         die_with_parent(_SERVER_PID[0] if _SERVER_PID else None)  # the server's death kills this worker
         cpu = max(1, int(float(job["cpu_s"]) + 0.999))
         resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 2))
+        # RLIMIT_CPU counts whole seconds: the profiling timer stops the worker at its exact CPU limit
+        # (SIGPROF's default action ends the process; a target that catches it still meets the rlimit)
+        signal.signal(signal.SIGPROF, signal.SIG_DFL)
+        signal.setitimer(signal.ITIMER_PROF, max(0.05, float(job["cpu_s"])))
         mem = int(job["memory_bytes"])
         resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))

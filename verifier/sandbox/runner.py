@@ -68,7 +68,8 @@ class Limits:
     """Resource limits of one worker run.
 
     Attributes:
-        cpu_s: CPU seconds (``RLIMIT_CPU``; the kernel sends SIGXCPU, then SIGKILL).
+        cpu_s: CPU seconds (a profiling timer sends SIGPROF at exactly this much; ``RLIMIT_CPU``, rounded up to
+            whole seconds, then SIGXCPU and SIGKILL).
         wall_s: wall-clock seconds before the process group is killed.
         memory_bytes: address-space limit in bytes (``RLIMIT_AS``).
     """
@@ -300,7 +301,7 @@ def run_worker(module: str, request: dict[str, Any], limits: Limits,
             status = "timeout"
         elif result is not None:
             status = "ok"
-        elif rc in (-signal.SIGXCPU, -signal.SIGKILL) and "MemoryError" not in stderr:
+        elif rc in (-signal.SIGXCPU, -signal.SIGKILL, -signal.SIGPROF) and "MemoryError" not in stderr:
             status = "cpu-limit"
         elif "MemoryError" in stderr:
             status = "memory"
