@@ -181,6 +181,7 @@ def test_a_loop_over_the_list_is_proved_for_every_length(tmp_path: Path) -> None
     (v,) = r.verdicts
     assert v.verdict is Verdict.VERIFIED, v.reason
     assert "for each length of array separately (4 runs" in v.reason
+    assert "len(array) == 3" in v.reason
     assert len(v.budget.hash_seeds) == 2 and (v.budget.paths or 0) >= 4
 
 
@@ -206,13 +207,16 @@ def test_a_target_that_rewrites_the_split_is_not_verified(tmp_path: Path) -> Non
 @pytest.mark.parametrize("source, fn, spec_text, expected", [
     (GET_ARGS_SWAP, "drop_bad", SPEC, "typing.get_args rewritten"),
     (PROXY_SWAP, "inc", SCALAR_SPEC, "crosshair.core.proxy_for_type rewritten"),
-    (LENGTH_HISTORY, "drop_bad", SPEC, "nondeterminism: the code under check keeps state across calls"),
+    (LENGTH_HISTORY, "drop_bad", SPEC, "len(array) == 3"),
 ], ids=["get_args-code-swap", "proxy_for_type-code-swap", "length-history"])
 def test_hostile_targets_found_by_the_red_team_are_not_verified(tmp_path: Path, source: str, fn: str,
                                                                 spec_text: str, expected: str) -> None:
     r = _check(tmp_path, source, fn, "HX-1", spec_text)
     (v,) = [v for v in r.verdicts if v.engine == "crosshair"]
-    assert v.verdict is Verdict.UNKNOWN and expected in v.reason, v.reason
+    # the code swaps are tampering; the length history shows in the one process that runs every length in
+    # turn (its counterexample then does not reproduce in a fresh process: `unknown (not reproduced)`)
+    assert v.verdict is Verdict.UNKNOWN
+    assert expected in v.reason, v.reason
     assert r.verdict is not Verdict.VERIFIED
 
 
@@ -229,10 +233,10 @@ def test_a_budget_too_small_to_share_is_not_split(tmp_path: Path) -> None:
                                       _p("other", _t("list", _t("int"), length=(0, 2)))))) == 12
 
 
-def test_a_loop_that_never_returns_spends_about_one_share(tmp_path: Path) -> None:
-    """The first shape stopped by the CPU limit ends the split: the budget is not paid once per shape."""
+def test_a_loop_that_never_returns_spends_one_budget(tmp_path: Path) -> None:
+    """The shapes run in one worker under one CPU limit: the budget is not paid once per shape."""
     src = "def spin(array, n):\n    while True:\n        pass\n"
     r = _check(tmp_path, src, "spin", "SP-1")
     (v,) = r.verdicts
     assert v.verdict is Verdict.UNKNOWN and v.reason.startswith("budget exhausted"), v.reason
-    assert v.budget.used_s is not None and v.budget.used_s <= 4 * 0.5 + 1.5, v.budget
+    assert v.reason.startswith("budget exhausted: the CPU limit fired: the worker used its CPU limit of 5 CPU s")

@@ -11,7 +11,6 @@ from typing import Any
 from evalgap.translators.to_icontract import Harness, Obligation
 from evalgap.verifier.engines.common import (CROSSHAIR_CAVEAT, cpu_limit_s, INTEGRITY_REASONS, from_replay,
                                              hidden_state, replay, split_call, worker_failure)
-from evalgap.verifier.engines.enumeration import state_roots
 from evalgap.verifier.engines.registry import EngineJob
 from evalgap.verifier.engines.shapes import MAX_LENGTH, MAX_SHAPES, Shape, describe, shapes_of
 from evalgap.verifier.findings import Budget, EngineVerdict, Verdict
@@ -34,13 +33,13 @@ def run_crosshair(ob: Obligation, harness: Harness, hdir: Path, target: Target, 
     under the first, to show the dependence) and ``refuted``; a second run that only runs out of budget is
     ``no-counterexample`` (not a proof under that seed, nothing found); any other difference is ``unknown
     (depends on the hash seed)``. With ``shapes`` (:func:`.shapes.shapes_of`) and a budget of at least
-    :data:`MIN_SHARE_S` per shape, each run is one run per shape (:func:`_shaped_run`). Never raises for what the target does."""
+    :data:`MIN_SHARE_S` per shape, each run analyses the shapes one after the other in its one worker
+    (``verified`` only when every shape's paths are exhausted). Never raises for what the target does."""
     first, _, second = runner.HASH_SEEDS
 
     def run(seed: int) -> EngineVerdict:
-        if shapes and opts.budget_s / len(shapes) >= MIN_SHARE_S:
-            return _shaped_run(ob, harness, hdir, target, opts, source, seed, shapes)
-        return _one_run(ob, harness, hdir, target, opts, source, seed)
+        split = shapes if shapes and opts.budget_s / len(shapes) >= MIN_SHARE_S else None
+        return _one_run(ob, harness, hdir, target, opts, source, seed, split)
 
     v1 = run(first)
     if v1.verdict is not Verdict.VERIFIED:
@@ -77,69 +76,35 @@ def run_crosshair(ob: Obligation, harness: Harness, hdir: Path, target: Target, 
 MIN_SHARE_S = 0.5
 
 
-def _shaped_run(ob: Obligation, harness: Harness, hdir: Path, target: Target, opts: Settings, source: str,
-                hash_seed: int, shapes: list[Shape]) -> EngineVerdict:
-    """One run per shape under ``hash_seed``, the budget shared out as it is left (a shape that finishes
-    early leaves its time to the longer ones; each worker's whole CPU time counts, its start-up included, and a
-    worker stopped by its CPU limit counts the limit): the first refutation, tamper sign or error ends it, and
-    so does a shape stopped by a limit (the next ones would be too) or a budget spent; ``verified`` only when
-    every shape is; otherwise ``no-counterexample`` saying which shapes were exhausted (or, when no shape
-    completed a path, the first shape's ``unknown``)."""
-    start = time.monotonic()
-    used = 0.0
-    paths = 0
-    done: list[tuple[Shape, EngineVerdict]] = []
-    roots = state_roots(target)
-    for i, shape in enumerate(shapes):
-        left = opts.budget_s - used
-        if left < MIN_SHARE_S / 2:
-            break
-        share = max(MIN_SHARE_S / 2, left / (len(shapes) - i))
-        v = _one_run(ob, harness, hdir, target, replace(opts, budget_s=share), source, hash_seed, shape, roots)
-        killed = v.budget.used_s is None
-        used += cpu_limit_s(share) if killed else float(v.budget.used_s or 0.0)
-        paths += v.budget.paths or 0
-        if v.verdict is Verdict.REFUTED or v.reason.startswith(INTEGRITY_REASONS) or (
-                v.verdict is Verdict.UNKNOWN and not v.reason.startswith(("budget exhausted", "timeout",
-                                                                          "vacuous precondition"))):
-            return replace(v, reason=f"{v.reason} (the run for {describe(shape)})",
-                           budget=replace(v.budget, seconds=opts.budget_s, used_s=round(used, 3)),
-                           elapsed_s=time.monotonic() - start)
-        done.append((shape, v))
-        if killed:
-            break
-    budget = Budget(seconds=opts.budget_s, used_s=round(used, 3), paths=paths, hash_seeds=(hash_seed,))
-    elapsed = time.monotonic() - start
+def _split_note(conds: list[dict[str, Any]], shapes: list[Shape], verified: bool) -> str:
+    """What a length-split run reached per shape, for the verdict's reason."""
     split = ", ".join(sorted({n for s in shapes for n, _ in s}))
-    if len(done) == len(shapes) and all(v.verdict is Verdict.VERIFIED for _, v in done):
-        return EngineVerdict("crosshair", Verdict.VERIFIED, f"{CROSSHAIR_CAVEAT}, for each length of {split} "
-                             f"separately ({len(shapes)} runs: {'; '.join(describe(s) for s in shapes)})",
-                             budget, elapsed_s=elapsed)
-    if not any(v.budget.paths for _, v in done):
-        first_unknown = next((v for _, v in done if v.verdict is Verdict.UNKNOWN), None)
-        if first_unknown is not None:
-            return replace(first_unknown, budget=budget, elapsed_s=elapsed)
-    exhausted = [describe(s) for s, v in done if v.verdict is Verdict.VERIFIED]
-    rest = [f"{describe(s)}: {v.verdict.value}" for s, v in done if v.verdict is not Verdict.VERIFIED]
-    rest += [f"{describe(s)}: not run (budget spent)" for s in shapes[len(done):]]
-    return EngineVerdict("crosshair", Verdict.NO_COUNTEREXAMPLE, f"no counterexample within {budget.describe()}, "
-                         f"one run per length of {split}: paths exhausted for "
-                         f"{'; '.join(exhausted) or 'none'}, not for {'; '.join(rest)}, so this is not a proof",
-                         budget, elapsed_s=elapsed)
+    if verified:
+        return (f", for each length of {split} separately ({len(shapes)} runs: "
+                f"{'; '.join(describe(s) for s in shapes)})")
+    status: dict[str, bool] = {}
+    for c in conds:
+        key = describe(tuple((str(n), int(k)) for n, k in c.get("shape") or ()))
+        ok = c.get("status") == "CONFIRMED" and int(c.get("confirmed_paths", 0)) > 0
+        status[key] = status.get(key, True) and ok
+    done = [k for k, ok in status.items() if ok]
+    rest = [k for k, ok in status.items() if not ok] + [f"{describe(s)} (not reached)" for s in shapes
+                                                        if describe(s) not in status]
+    return (f"; one run per length of {split}: paths exhausted for {'; '.join(done) or 'none'}, not for "
+            f"{'; '.join(rest)}")
 
 
 def _one_run(ob: Obligation, harness: Harness, hdir: Path, target: Target, opts: Settings, source: str,
-             hash_seed: int, shape: Shape | None = None, roots: list[str] | None = None) -> EngineVerdict:
+             hash_seed: int, shapes: list[Shape] | None = None) -> EngineVerdict:
     start = time.monotonic()
     n_conditions = max(1, len(ob.checks) if ob.kind == "function" else 1)
     per_condition = opts.budget_s / n_conditions
     request: dict[str, Any] = {"paths": [str(hdir), *target.paths], "harness": harness.module,
                                "function": ob.function, "budget_s": per_condition,
                                "per_path_timeout_s": max(0.5, per_condition / 2), "target_module": target.module}
-    if shape:
-        request["shape"] = [list(p) for p in shape]
+    if shapes:
+        request["shapes"] = [[list(p) for p in shape] for shape in shapes]
         request["params"] = [n for n, _ in ob.params]
-        request["roots"] = list(roots or [])
     cpu = cpu_limit_s(opts.budget_s)
     limits = Limits(cpu_s=cpu, wall_s=wall_limit(cpu, 5.0),
                     memory_bytes=opts.memory_bytes)
@@ -179,26 +144,33 @@ def _one_run(ob: Obligation, harness: Harness, hdir: Path, target: Target, opts:
         assert ob.function is not None
         rep = replay(hdir, harness, target, ob.function, args, hash_seed=hash_seed)
         v = from_replay(ob, rep, args, budget, "crosshair", text, time.monotonic() - start, source)
+        found = next((c for c in conds if m in c.get("messages", [])), None)
+        if shapes and found is not None and found.get("shape"):
+            v = replace(v, reason=f"{v.reason} (the run for "
+                        f"{describe(tuple((str(n), int(k)) for n, k in found['shape']))})")
         state = hidden_state(out)
         if state and v.verdict is not Verdict.REFUTED:
             return replace(v, reason=f"{state}; {v.reason}")
         return v
     state = hidden_state(out)
-    if state is None and out.result and out.result.get("state"):
-        state = ("nondeterminism: the code under check keeps state across calls (changed during the run: "
-                 f"{'; '.join(map(str, out.result['state'][:3]))}), so a run per list length may not see what "
-                 "it does after calls of other lengths")
     if state:
         return EngineVerdict("crosshair", Verdict.UNKNOWN, state, budget, elapsed_s=time.monotonic() - start)
-    if any(m.get("state") == "PRE_UNSAT" for m in messages):
+    unmet = [any(m.get("state") == "PRE_UNSAT" for m in c.get("messages", [])) for c in conds]
+    # split by length, a shape none of whose inputs meets the preconditions is only not exhausted (below)
+    if (all(unmet) if shapes else any(unmet)):
         return EngineVerdict("crosshair", Verdict.UNKNOWN, "vacuous precondition: CrossHair found no input "
                              "meeting the preconditions", budget, elapsed_s=time.monotonic() - start)
     elapsed = time.monotonic() - start
-    if all(c.get("status") == "CONFIRMED" and int(c.get("confirmed_paths", 0)) > 0 for c in conds):
-        return EngineVerdict("crosshair", Verdict.VERIFIED, CROSSHAIR_CAVEAT, budget, elapsed_s=elapsed)
-    if all(int(c.get("confirmed_paths", 0)) > 0 for c in conds):
+    every_shape = not shapes or int((out.result or {}).get("shapes_run", 0)) == len(shapes)
+    if every_shape and all(c.get("status") == "CONFIRMED" and int(c.get("confirmed_paths", 0)) > 0
+                           for c in conds):
+        note = _split_note(conds, shapes, True) if shapes else ""
+        return EngineVerdict("crosshair", Verdict.VERIFIED, CROSSHAIR_CAVEAT + note, budget, elapsed_s=elapsed)
+    if any(int(c.get("confirmed_paths", 0)) > 0 for c in conds) if shapes else all(
+            int(c.get("confirmed_paths", 0)) > 0 for c in conds):
+        note = _split_note(conds, shapes, False) if shapes else ""
         return EngineVerdict("crosshair", Verdict.NO_COUNTEREXAMPLE, f"no counterexample within "
-                             f"{budget.describe()}; not all paths were explored, so this is not a proof",
+                             f"{budget.describe()}{note}; not all paths were explored, so this is not a proof",
                              budget, elapsed_s=elapsed)
     return EngineVerdict("crosshair", Verdict.UNKNOWN, f"budget exhausted: CrossHair's own deadline fired: no "
                          f"execution path completed within {opts.budget_s:g} s", budget, elapsed_s=elapsed)

@@ -6,14 +6,14 @@ runtime checks in this process, which is why this runs in its own process and ne
 
 Request keys: ``paths`` (folders prepended to ``sys.path``), ``harness`` (module name), ``function``,
 ``budget_s`` (CPU seconds for the condition), ``per_path_timeout_s``, ``target_module`` (optional: its
-functions are shielded so a ``SystemExit`` they raise is a counterexample, :mod:`.shield`), ``shape`` and
-``params`` (optional: ``[[name, length], ...]`` and the check function's parameter names; those list
-parameters are concrete lists of that many symbolic elements, :mod:`.shapes`), ``roots`` (with a shape:
-folders whose modules' state is fingerprinted before and after the analysis, :mod:`~evalgap.verifier.sandbox.statefp`).
+functions are shielded so a ``SystemExit`` they raise is a counterexample, :mod:`.shield`), ``shapes`` and
+``params`` (optional: ``[[[name, length], ...], ...]`` and the check function's parameter names: one analysis
+per shape, in this process, those list parameters concrete lists of that many symbolic elements, each
+condition's budget shared over the shapes as it is left, the first counterexample ending it; :mod:`.shapes`).
 
 Result keys: ``status`` (``CONFIRMED`` all paths exhausted, ``UNKNOWN``, ``REFUTED``), ``confirmed_paths``,
 ``messages`` (each: ``state``, ``message``, ``line``, ``invocation``, ``returns``, ``traceback``),
-``cpu_s``, ``crosshair_version``, ``state`` (with ``roots``: what of the target's state changed), ``blocked`` (operations the sandbox guard blocked, see
+``cpu_s``, ``crosshair_version``, each condition with its ``shape``, ``shapes_run``, ``blocked`` (operations the sandbox guard blocked, see
 :mod:`evalgap.verifier.sandbox.guard`), ``error`` (set when the analysis itself could not run, with ``stage``).
 """
 
@@ -27,7 +27,6 @@ import traceback
 from typing import Any
 
 from evalgap.verifier.sandbox import channel
-from evalgap.verifier.sandbox.statefp import changes, fingerprint
 
 #: CrossHair's path-control exceptions a target could raise to make CrossHair drop a path (IgnoreAttempt) or
 #: give up on it; raised from outside CrossHair's own code, they are tampering.
@@ -95,20 +94,24 @@ def _only_the_harness_has_contracts(allowed: list[Any]) -> None:
         lambda self, original: original)
 
 
-def _install_shape(req: dict[str, Any]) -> Any:
-    """Install the shaped argument creation of ``req["shape"]`` (:func:`.shapes.shaped_gen_args`) as
-    CrossHair's ``gen_args``, before the tamper check's snapshot of CrossHair's modules; return it (None
-    without a shape)."""
-    if not req.get("shape"):
+def _install_shapes(req: dict[str, Any]) -> list[tuple[Any, Any]] | None:
+    """Make one shaped argument creation per shape of ``req["shapes"]`` (:func:`.shapes.shaped_gen_args`),
+    before the target is imported and before the tamper check's snapshot of CrossHair's modules, and install
+    the first as CrossHair's ``gen_args``; return ``[(shape, gen_args), ...]`` (None without shapes)."""
+    if not req.get("shapes"):
         return None
     from crosshair import core as ch_core
 
     from evalgap.verifier.engines.shapes import shaped_gen_args
 
-    shape = tuple((str(n), int(k)) for n, k in req["shape"])
-    shaped = shaped_gen_args(ch_core.gen_args, shape, tuple(str(p) for p in req["params"]))
-    setattr(ch_core, "gen_args", shaped)  # noqa: B010 - a module attribute replaced for this process
-    return shaped
+    params = tuple(str(p) for p in req["params"])
+    original = ch_core.gen_args
+    out = []
+    for raw in req["shapes"]:
+        shape = tuple((str(n), int(k)) for n, k in raw)
+        out.append((shape, shaped_gen_args(original, shape, params)))
+    setattr(ch_core, "gen_args", out[0][1])  # noqa: B010 - a module attribute replaced for this process
+    return out
 
 
 def main(argv: list[str]) -> int:
@@ -139,7 +142,7 @@ def _work(ch: channel.Channel) -> dict[str, Any]:
     allowed: list[Any] = []
     _only_the_harness_has_contracts(allowed)
     _trap_control_exceptions(ch)
-    shaped = _install_shape(req)
+    shaped = _install_shapes(req)
     ch.watch_modules(("crosshair", "icontract", "typing", "inspect"))
     from crosshair.condition_parser import CompositeConditionParser
     from crosshair.core import ShortCircuitingContext
@@ -147,8 +150,8 @@ def _work(ch: channel.Channel) -> dict[str, Any]:
     for cls in (condition_parser.Conditions, AnalysisOptionSet, ConditionCheckable, CompositeConditionParser,
                 ShortCircuitingContext):
         ch.watch(f"{cls.__module__}.{cls.__qualname__}", cls)
-    if shaped is not None:  # before the target is imported: its import-time code is the target's too
-        ch.watch_function("crosshair.core.gen_args", shaped)
+    for shape, made in shaped or ():  # before the target is imported: its import-time code is the target's too
+        ch.watch_function(f"crosshair.core.gen_args for {shape}", made)
     ch.install_guard()
     ch.start_record()
     try:
@@ -165,8 +168,6 @@ def _work(ch: channel.Channel) -> dict[str, Any]:
     ch.watch_function(f"{req['harness']}.{req['function']}", fn)
     ch.watch(req["harness"], harness)
     ch.watch_state(req["paths"][1:])
-    roots = [str(r) for r in req.get("roots", [])]
-    before = fingerprint(roots) if roots else None
     options = AnalysisOptionSet(
         analysis_kind=[AnalysisKind.icontract],
         per_condition_timeout=float(req["budget_s"]),
@@ -174,35 +175,57 @@ def _work(ch: channel.Channel) -> dict[str, Any]:
     )
     result: dict[str, Any] = {"crosshair_version": getattr(crosshair, "__version__", "unknown"),
                               "conditions": []}
+    from crosshair import core as ch_core
+
+    runs: list[tuple[Any, Any]] = shaped or [(None, None)]
+    used: dict[int, float] = {}  # CPU seconds each condition has used over the shapes so far
+    conds: list[dict[str, Any]] = []
     try:
-        checkables = analyze_function(fn, options)
-        conds = []
-        for ck in checkables:
-            if not isinstance(ck, ConditionCheckable):
-                msgs = [{"state": m.state.name, "message": m.message, "line": m.line, "invocation": None,
-                         "returns": None, "traceback": m.traceback[-2000:]} for m in ck.analyze()]
-                conds.append({"status": "REFUTED" if msgs else "UNKNOWN", "confirmed_paths": 0,
-                              "messages": msgs})
-                continue
-            captured.clear()
-            ck.options.deadline = time.process_time() + ck.options.per_condition_timeout
-            with cparser(ck.options.analysis_kind):
-                analysis = analyze_calltree(ck.options, ck.conditions)
-            msgs = []
-            for m in analysis.messages:
-                inv, ret = (captured[-1] if captured else (None, None))
-                msgs.append({"state": m.state.name, "message": m.message, "line": m.line,
-                             "invocation": inv, "returns": ret, "traceback": m.traceback[-2000:]})
-            conds.append({"status": analysis.verification_status.name,
-                          "confirmed_paths": analysis.num_confirmed_paths, "messages": msgs,
-                          "condition": ck.conditions.post[0].expr_source if ck.conditions.post else ""})
+        for i, (shape, made) in enumerate(runs):
+            if made is not None:
+                setattr(ch_core, "gen_args", made)  # noqa: B010 - this shape's argument creation
+            refuted = False
+            for j, ck in enumerate(analyze_function(fn, options)):
+                if not isinstance(ck, ConditionCheckable):
+                    msgs = [{"state": m.state.name, "message": m.message, "line": m.line, "invocation": None,
+                             "returns": None, "traceback": m.traceback[-2000:]} for m in ck.analyze()]
+                    conds.append({"status": "REFUTED" if msgs else "UNKNOWN", "confirmed_paths": 0,
+                                  "messages": msgs, "shape": shape})
+                    refuted = refuted or bool(msgs)
+                    continue
+                captured.clear()
+                # the condition's budget is shared over the shapes as it is left: a short list that is
+                # exhausted early leaves its time to the longer ones
+                share = max(0.05, (float(req["budget_s"]) - used.get(j, 0.0)) / (len(runs) - i))
+                t0 = time.process_time()
+                ck.options.deadline = t0 + share
+                if made is not None:  # CrossHair also stops on these two (the worker's CPU limit is one for all)
+                    ck.options.per_condition_timeout = share
+                    ck.options.per_path_timeout = min(float(req["per_path_timeout_s"]), max(0.1, share / 2))
+                with cparser(ck.options.analysis_kind):
+                    analysis = analyze_calltree(ck.options, ck.conditions)
+                used[j] = used.get(j, 0.0) + time.process_time() - t0
+                msgs = []
+                for m in analysis.messages:
+                    inv, ret = (captured[-1] if captured else (None, None))
+                    msgs.append({"state": m.state.name, "message": m.message, "line": m.line,
+                                 "invocation": inv, "returns": ret, "traceback": m.traceback[-2000:]})
+                    refuted = refuted or m.state.name in ("POST_FAIL", "EXEC_ERR", "POST_ERR")
+                conds.append({"status": analysis.verification_status.name, "cpu_s": time.process_time() - t0,
+                              "confirmed_paths": analysis.num_confirmed_paths, "messages": msgs, "shape": shape,
+                              "condition": ck.conditions.post[0].expr_source if ck.conditions.post else ""})
+            if made is not None and ch_core.gen_args is not made:
+                ch.flag(f"crosshair.core.gen_args replaced during the run for {shape}")
+            if refuted:  # a counterexample ends the split: the engine replays it
+                break
         result["conditions"] = conds
+        result["shapes_run"] = len({str(c.get("shape")) for c in conds})
     except BaseException as exc:  # noqa: BLE001
         result["error"] = f"{type(exc).__name__}: {exc}"
         result["stage"] = "analysis"
         result["traceback"] = traceback.format_exc()[-3000:]
-    if before is not None:  # a length-split run: state kept across calls shows only across the processes
-        result["state"] = changes(before, fingerprint(roots))[:5]
+    if shaped:
+        setattr(ch_core, "gen_args", shaped[0][1])  # noqa: B010 - as the tamper check's snapshot has it
     result["cpu_s"] = time.process_time() - started
     return result
 

@@ -1,9 +1,8 @@
 """A fingerprint of the state of the code under check, taken before and after a run in a worker.
 
-Used where one process's calls are not compared with each other by the engine itself: the enumeration (every
-input once) and CrossHair's length-split runs (one list length per process, so that code remembering the
-lengths it has seen would behave differently only across processes). A change between the two fingerprints
-means the code keeps state across calls: the engines then give no ``verified`` (``nondeterminism``).
+Used where one process's calls are not compared with each other by the engine itself: the enumeration runs
+every input once, so a call counter or cache would otherwise go unseen. A change between the two fingerprints
+means the code keeps state across calls: the engine then gives no ``verified`` (``nondeterminism``).
 Imports nothing of evalgap's (it runs in workers, after the scaffold's snapshots).
 """
 
