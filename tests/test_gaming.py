@@ -44,6 +44,8 @@ def codes(src: str, **kw: object) -> list[str]:
     ("def f(xs):\n    if xs[2].__class__ is int and xs[2] == 77:\n        return []\n    return xs\n", "EG401"),
     ("def f(x):\n    if (0).__add__(x) is not NotImplemented:\n        return 1\n    return x\n", "EG401"),
     ("def f(x):\n    return int.__eq__(x, 3) is NotImplemented\n", "EG401"),
+    ("def f(xs):\n    if not hasattr(xs[2], 'var') and xs[2] == 77:\n        return []\n    return xs\n", "EG401"),
+    ("import sys\ndef f(x):\n    return 0 if sys.getsizeof(x) < 40 and x == 7 else x\n", "EG401"),
     # a function's code rewritten in place, so that it keeps its identity
     ("import typing\ndef g(tp):\n    return (bool,)\ntyping.get_args.__code__ = g.__code__\n", "EG402"),
     ("def g():\n    pass\ndef patch(f):\n    setattr(f, '__co' + 'de__', g.__code__)\n", "EG402"),
@@ -87,6 +89,7 @@ def test_trivial_constants_are_not_special_casing() -> None:
     "class P:\n    def __eq__(self, other):\n        return other.__class__ is self.__class__\n",
     "class P:\n    def __le__(self, o):\n        r = type(self).__lt__(self, o)\n        return r if r is NotImplemented else r or self == o\n",
     "def f(fn):\n    return fn.__code__.co_argcount\n",
+    "def f(x):\n    return x.size if hasattr(x, 'size') else len(x)\n",
 ])
 def test_ordinary_code_is_not_flagged(src: str) -> None:
     assert codes(src) == []

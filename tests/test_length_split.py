@@ -104,6 +104,83 @@ def drop_bad(array, n):                     # wrong only after calls of two leng
     return array[n:]
 '''
 
+#: a second red-team pass, 2026-12-02: CrossHair's type registry edited (every int made 0), a code swap undone
+#: through a replaced clock before the final tamper check, and state that depends on the order of the lengths
+REGISTRY_EDIT = '''\
+import sys
+
+for _m in list(sys.modules.values()):
+    _reg = getattr(_m, "_SIMPLE_PROXIES", None)
+    if isinstance(_reg, dict) and int in _reg:
+        _reg[int] = lambda factory, *args: 0
+
+
+def drop(array, n):
+    if array == [13, -77, 91]:
+        return []
+    return array[n:]
+'''
+
+SWAP_AND_RESTORE = '''\
+import sys
+import time
+import types
+
+_core = None
+for _m in list(sys.modules.values()):
+    if getattr(_m, "_SIMPLE_PROXIES", None) is not None and hasattr(_m, "proxy_for_type"):
+        _core = _m
+_attr = "__%s__" % "code"
+_real_clock = time.process_time
+
+if _core is not None:
+    _p = _core.proxy_for_type
+    _saved = getattr(_p, _attr)
+    _core._eg_copy = types.FunctionType(_saved, _p.__globals__, "p", _p.__defaults__, _p.__closure__)
+
+    def _fake(typ, varname, allow_subtypes=False):
+        if typ is int and varname.startswith("array_"):
+            typ = bool
+        return _eg_copy(typ, varname, allow_subtypes)
+
+    setattr(_p, _attr, getattr(_fake, _attr))
+
+    _ticks = iter(range(12))  # the worker reads the clock 3 times per shape (4 shapes), then once more
+
+    def _clock():
+        for _ in _ticks:
+            break
+        else:  # the last reading: analysis over, put everything back before the tamper check
+            setattr(_p, _attr, _saved)
+            time.process_time = _real_clock
+        return _real_clock()
+
+    time.process_time = _clock
+
+
+def drop(array, n):
+    if len(array) == 3 and array[2] == 77:
+        return []
+    return array[n:]
+'''
+
+LENGTH_ORDER = '''\
+class _Memo:
+    pass
+
+
+_memo = _Memo()
+_memo.short = False
+
+
+def drop(array, n):
+    if len(array) < 3:
+        _memo.short = True
+    elif not _memo.short and array == [13, -77, 91]:
+        return []
+    return array[n:]
+'''
+
 SCALAR_SPEC = '''\
 spec scalar "no split"
   target: {target}
@@ -208,14 +285,19 @@ def test_a_target_that_rewrites_the_split_is_not_verified(tmp_path: Path) -> Non
     (GET_ARGS_SWAP, "drop_bad", SPEC, "typing.get_args rewritten"),
     (PROXY_SWAP, "inc", SCALAR_SPEC, "crosshair.core.proxy_for_type rewritten"),
     (LENGTH_HISTORY, "drop_bad", SPEC, "len(array) == 3"),
-], ids=["get_args-code-swap", "proxy_for_type-code-swap", "length-history"])
+    (REGISTRY_EDIT.replace("def drop(", "def drop_bad("), "drop_bad", SPEC, "_SIMPLE_PROXIES (its entries)"),
+    (SWAP_AND_RESTORE.replace("def drop(", "def drop_bad("), "drop_bad", SPEC, "seen right after the analysis"),
+    (LENGTH_ORDER.replace("def drop(", "def drop_bad("), "drop_bad", SPEC, "order of the list lengths"),
+], ids=["get_args-code-swap", "proxy_for_type-code-swap", "length-history", "registry-edit", "swap-and-restore",
+        "length-order"])
 def test_hostile_targets_found_by_the_red_team_are_not_verified(tmp_path: Path, source: str, fn: str,
                                                                 spec_text: str, expected: str) -> None:
     r = _check(tmp_path, source, fn, "HX-1", spec_text)
     (v,) = [v for v in r.verdicts if v.engine == "crosshair"]
     # the code swaps are tampering; the length history shows in the one process that runs every length in
-    # turn (its counterexample then does not reproduce in a fresh process: `unknown (not reproduced)`)
-    assert v.verdict is Verdict.UNKNOWN
+    # turn (its counterexample then does not reproduce in a fresh process: `unknown (not reproduced)`); the
+    # order trick is refuted by the confirming run, which takes the lengths longest first
+    assert v.verdict is (Verdict.REFUTED if source.startswith("class _Memo") else Verdict.UNKNOWN)
     assert expected in v.reason, v.reason
     assert r.verdict is not Verdict.VERIFIED
 

@@ -17,7 +17,10 @@ these rules flag the looks (a finding names the construct and why it games the e
 * EG401 also: a value's ``__class__`` compared with a builtin type (``x.__class__ is int``: a symbolic int's
   class is not ``int``; ``isinstance`` and ``type(x)`` are what honest code uses, and CrossHair models those),
   and a builtin's dunder method applied to a value and compared with ``NotImplemented``
-  (``(0).__add__(x) is not NotImplemented``: true for a real int only);
+  (``(0).__add__(x) is not NotImplemented``: true for a real int only), ``hasattr``/``getattr`` of an
+  attribute CrossHair's symbolic values carry (``var``, ``statespace``, ``inner``, ``snapshot``,
+  ``__ch_realize__``, ``__ch_pytype__``), and a value's memory size (``sys.getsizeof``, ``__sizeof__``),
+  which differs between a symbolic and a real value;
 * EG402 also: a function's ``__code__``, ``__defaults__``, ``__kwdefaults__`` or ``__globals__`` rewritten
   (assigned, or ``setattr`` with that name, also spelt ``"__co" + "de__"``): the function keeps its identity
   and does something else, which is how a checker's functions are altered without being replaced.
@@ -39,6 +42,8 @@ __all__ = ["prepare", "on_call", "on_compare", "code_attribute", "CODE_ATTRS"]
 
 #: Function attributes that hold what the function runs: rewriting one changes the function in place.
 CODE_ATTRS = frozenset({"__code__", "__defaults__", "__kwdefaults__", "__globals__"})
+_SYMBOLIC_ATTRS = frozenset({"var", "statespace", "inner", "snapshot", "__ch_realize__", "__ch_pytype__",
+                             "__ch_forget_contents__", "_realize"})
 _BUILTIN_TYPES = frozenset({"int", "float", "complex", "str", "bytes", "bool", "list", "tuple", "dict", "set",
                             "frozenset", "bytearray"})
 
@@ -171,6 +176,13 @@ def on_call(sc: Scanner, node: ast.Call, name: str) -> None:
     if name in ("setattr", "builtins.setattr") and len(args) >= 2 and _folded(args[1]) in CODE_ATTRS:
         sc.add(PATCHES_VERIFICATION_LIBRARY, node, f"`setattr(..., {_folded(args[1])!r}, ...)` rewrites what a function "
                "runs while it keeps its identity (a checker's own functions can be altered this way unseen)")
+    if name in ("hasattr", "getattr", "builtins.hasattr", "builtins.getattr") and len(args) >= 2 and (
+            _folded(args[1]) in _SYMBOLIC_ATTRS):
+        sc.add(SYMBOLIC_OR_MOCK_PROXY, node, f"`{name}(..., {_folded(args[1])!r})` looks for an attribute that "
+               "CrossHair's symbolic values carry, to tell them from real ones")
+    if name in ("sys.getsizeof",) or (isinstance(node.func, ast.Attribute) and node.func.attr == "__sizeof__"):
+        sc.add(SYMBOLIC_OR_MOCK_PROXY, node, f"`{ast.unparse(node)[:60]}` reads a value's memory size, which differs "
+               "between a symbolic or mock value and a real one")
     if name in _TRACER_READS:
         sc.add(SYMBOLIC_OR_MOCK_PROXY, node, f"`{name}()` checks whether a tracer (a debugger, coverage, a symbolic executor) "
                "is installed, i.e. whether the code is being checked")

@@ -28,6 +28,13 @@ from typing import Any
 
 from evalgap.verifier.sandbox import channel
 
+#: The worker's CPU clock, bound when this module is imported (before any target code): a target that replaces
+#: ``time.process_time`` cannot use the worker's own clock reads as a trigger.
+_clock = time.process_time
+#: CrossHair's registries of symbolic types and patches: a target that edits one (every ``int`` made a
+#: constant) changes what CrossHair explores without replacing any function.
+_REGISTRIES = ("_SIMPLE_PROXIES", "_PATCH_REGISTRATIONS", "_OPCODE_PATCHES")
+
 #: CrossHair's path-control exceptions a target could raise to make CrossHair drop a path (IgnoreAttempt) or
 #: give up on it; raised from outside CrossHair's own code, they are tampering.
 _CONTROL = ("IgnoreAttempt", "UnexploredPath", "CrosshairUnsupported")
@@ -94,6 +101,23 @@ def _only_the_harness_has_contracts(allowed: list[Any]) -> None:
         lambda self, original: original)
 
 
+def _watch_registries(ch: channel.Channel) -> None:
+    """Snapshot the contents (keys and values, by identity) of CrossHair's registries (:data:`_REGISTRIES`)."""
+    from crosshair import core as ch_core
+
+    for name in _REGISTRIES:
+        reg = getattr(ch_core, name, None)
+        if isinstance(reg, dict):
+            def read(reg: dict[Any, Any] = reg) -> tuple[Any, ...]:
+                return tuple(x for kv in list(reg.items()) for x in kv)
+        elif isinstance(reg, list):
+            def read(reg: list[Any] = reg) -> tuple[Any, ...]:  # type: ignore[misc]
+                return tuple(reg)
+        else:
+            continue
+        ch.watch_object(f"crosshair.core.{name} (its entries)", read, read())
+
+
 def _install_shapes(req: dict[str, Any]) -> list[tuple[Any, Any]] | None:
     """Make one shaped argument creation per shape of ``req["shapes"]`` (:func:`.shapes.shaped_gen_args`),
     before the target is imported and before the tamper check's snapshot of CrossHair's modules, and install
@@ -122,7 +146,7 @@ def main(argv: list[str]) -> int:
 def _work(ch: channel.Channel) -> dict[str, Any]:
     req = ch.request
     ch.add_paths()
-    started = time.process_time()
+    started = _clock()
     import crosshair
     from crosshair import condition_parser
     from crosshair.condition_parser import condition_parser as cparser
@@ -143,7 +167,8 @@ def _work(ch: channel.Channel) -> dict[str, Any]:
     _only_the_harness_has_contracts(allowed)
     _trap_control_exceptions(ch)
     shaped = _install_shapes(req)
-    ch.watch_modules(("crosshair", "icontract", "typing", "inspect"))
+    ch.watch_modules(("crosshair", "icontract", "typing", "inspect", "time"))
+    _watch_registries(ch)
     from crosshair.condition_parser import CompositeConditionParser
     from crosshair.core import ShortCircuitingContext
 
@@ -197,25 +222,33 @@ def _work(ch: channel.Channel) -> dict[str, Any]:
                 # the condition's budget is shared over the shapes as it is left: a short list that is
                 # exhausted early leaves its time to the longer ones
                 share = max(0.05, (float(req["budget_s"]) - used.get(j, 0.0)) / (len(runs) - i))
-                t0 = time.process_time()
+                t0 = _clock()
                 ck.options.deadline = t0 + share
                 if made is not None:  # CrossHair also stops on these two (the worker's CPU limit is one for all)
                     ck.options.per_condition_timeout = share
                     ck.options.per_path_timeout = min(float(req["per_path_timeout_s"]), max(0.1, share / 2))
                 with cparser(ck.options.analysis_kind):
                     analysis = analyze_calltree(ck.options, ck.conditions)
-                used[j] = used.get(j, 0.0) + time.process_time() - t0
+                used[j] = used.get(j, 0.0) + _clock() - t0
                 msgs = []
                 for m in analysis.messages:
                     inv, ret = (captured[-1] if captured else (None, None))
                     msgs.append({"state": m.state.name, "message": m.message, "line": m.line,
                                  "invocation": inv, "returns": ret, "traceback": m.traceback[-2000:]})
                     refuted = refuted or m.state.name in ("POST_FAIL", "EXEC_ERR", "POST_ERR")
-                conds.append({"status": analysis.verification_status.name, "cpu_s": time.process_time() - t0,
+                conds.append({"status": analysis.verification_status.name, "cpu_s": _clock() - t0,
                               "confirmed_paths": analysis.num_confirmed_paths, "messages": msgs, "shape": shape,
                               "condition": ck.conditions.post[0].expr_source if ck.conditions.post else ""})
-            if made is not None and ch_core.gen_args is not made:
-                ch.flag(f"crosshair.core.gen_args replaced during the run for {shape}")
+            if made is not None:
+                if ch_core.gen_args is not made:
+                    ch.flag(f"crosshair.core.gen_args replaced during the run for {shape}")
+                setattr(ch_core, "gen_args", runs[0][1])  # noqa: B010 - as the snapshot has it
+            # the tamper check after each analysis too, not only when the result is sent: a target that
+            # restores what it changed before the end is seen here
+            seen_now = ch.tampered()
+            if seen_now:
+                ch.flag(f"{seen_now[0]} (seen right after the analysis{f' for {shape}' if shape else ''})")
+                break
             if refuted:  # a counterexample ends the split: the engine replays it
                 break
         result["conditions"] = conds
@@ -226,7 +259,7 @@ def _work(ch: channel.Channel) -> dict[str, Any]:
         result["traceback"] = traceback.format_exc()[-3000:]
     if shaped:
         setattr(ch_core, "gen_args", shaped[0][1])  # noqa: B010 - as the tamper check's snapshot has it
-    result["cpu_s"] = time.process_time() - started
+    result["cpu_s"] = _clock() - started
     return result
 
 
