@@ -190,7 +190,7 @@ class CrossHairEngine:
     def budget(self, opts: Settings) -> dict[str, Any]:
         """What of ``opts`` changes this engine's verdict (part of the cache key)."""
         return {"seconds": opts.budget_s, "memory": opts.memory_bytes,
-                "length_split": [MAX_SHAPES, MAX_LENGTH]}
+                "length_split": [MAX_SHAPES, MAX_LENGTH, MIN_SHARE_S, "one worker, confirming run longest first"]}
 
     def run(self, job: EngineJob) -> EngineVerdict:
         """CrossHair's verdict on ``job``'s obligation, split by list length where :func:`.shapes.shapes_of`
