@@ -35,7 +35,7 @@ from lark import Lark, Token
 from lark.exceptions import UnexpectedInput
 from lark.lark import PostLex
 
-__all__ = ["parse", "parse_file", "grammar", "build_grammar", "builder", "grammar_cache_file", "MAX_NESTING"]
+__all__ = ["parse", "parse_file", "grammar", "build_grammar", "builder", "grammar_cache_file", "layout", "MAX_NESTING"]
 
 #: Brackets nested deeper than this, a longer run of prefix operators (``not not ...``, ``- - ...``), or more
 #: right-associative operators (``**``, ``==>``, ``<==>``) on one logical line are EG106: the checker, the
@@ -140,24 +140,37 @@ def grammar_cache_file() -> Path | None:
     return folder / f"spec-grammar-{key}.cache"
 
 
+def layout() -> PostLex:
+    """A new indentation post-lexer (``_INDENT``/``_DEDENT`` from the ``_NL`` tokens) for the spec parser.
+
+    Returns:
+        The post-lexer, stateless between token streams.
+    """
+    return _Layout()
+
+
 def build_grammar() -> Lark:
     """Compile the grammar into a new parser (use :func:`grammar`, which does this once per process).
 
-    Loads lark's grammar cache (:func:`grammar_cache_file`) when present and valid; lark checks the cache
-    against the grammar text and its options, and a cache that cannot be read or written is ignored.
+    Uses the LALR(1) tables shipped beside the grammar (:mod:`evalgap.specs_lang.tables`) when they match the
+    grammar text and the installed lark; otherwise builds them, through lark's grammar cache
+    (:func:`grammar_cache_file`) when present and valid (lark checks the cache against the grammar text and
+    its options; a cache that cannot be read or written is ignored).
 
     Returns:
         A :class:`lark.Lark` LALR(1) parser with the contextual lexer, the indentation post-lexer and a new
         :class:`~evalgap.specs_lang.build.Builder` as its embedded transformer (``parse`` returns a
         :class:`Spec`; call ``options.transformer.reset(file, text)`` first). Built with ``strict=True``: a
-        shift/reduce conflict or a terminal collision is an error, never resolved silently.
+        shift/reduce conflict or a terminal collision is an error, never resolved silently (the shipped
+        tables were built the same way).
     """
+    from evalgap.specs_lang import tables
+
+    shipped = tables.load(layout(), Builder())
+    if shipped is not None:
+        return shipped
     cache = grammar_cache_file()
-    return Lark.open_from_package(
-        "evalgap.specs_lang", "spec.lark", ("grammar",), parser="lalr", lexer="contextual", postlex=_Layout(),
-        transformer=Builder(), keep_all_tokens=True, maybe_placeholders=False, propagate_positions=False,
-        strict=True, cache=str(cache) if cache else False,
-    )
+    return tables.build_strict(layout(), Builder(), cache=str(cache) if cache else False)
 
 
 _BUILD_LOCK = threading.Lock()

@@ -18,6 +18,7 @@ from evalgap.specs_lang import SpecError, SpecSyntaxError, parse
 from evalgap.specs_lang import ast as A
 from evalgap.specs_lang.build import Builder
 from evalgap.specs_lang.format import format_spec
+from evalgap.specs_lang import tables
 from evalgap.specs_lang.parser import MAX_NESTING, build_grammar, builder, grammar, grammar_cache_file
 
 from egtest import run_cli
@@ -297,6 +298,7 @@ def test_grammar_cache_file_under_evalgap_cache_dir(tmp_path: Path, monkeypatch:
 
 def test_grammar_cache_is_written_and_reused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("EVALGAP_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(tables, "load", lambda postlex, transformer: None)  # tables of another lark: build
     text = 'requirement R "p"\n  ensures a and forall x in y: x > 0\n'
 
     def parsed(g: Lark) -> A.Spec:
