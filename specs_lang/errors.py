@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from evalgap.specs_lang.ast import Span
+from evalgap.specs_lang.ast_expr import Span
 from evalgap.specs_lang.diagnostics import REGISTRY, codes_of
 
 __all__ = ["Diagnostic", "SpecError", "SpecSyntaxError", "SpecNameError", "render_diagnostic", "CODES"]

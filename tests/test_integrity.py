@@ -83,6 +83,58 @@ def test_watched_function_detects_a_dropped_contract(tmp_path: Path, monkeypatch
     assert ch.tampered() == ["harness.checked replaced"]
 
 
+def _watched_module() -> Any:
+    import types
+
+    mod = types.ModuleType("watched_mod")
+    exec(textwrap.dedent("""
+        def f(x=1, *, y=2):
+            return x
+        def g():
+            return 0
+        class C:
+            @staticmethod
+            def s():
+                return 1
+            @classmethod
+            def c(cls):
+                return 2
+            def m(self):
+                return 3
+        bound = C().m
+        data = 5
+    """), mod.__dict__)
+    return mod
+
+
+def _evil() -> int:
+    return 99
+
+
+@pytest.mark.parametrize("change, expected", [
+    (lambda m: setattr(m, "f", _evil), ["watched_mod.f replaced"]),
+    (lambda m: delattr(m, "g"), ["watched_mod.g removed"]),
+    (lambda m: setattr(m.f, "__code__", _evil.__code__), ["watched_mod.f rewritten (its __code__ or defaults)"]),
+    (lambda m: setattr(m.f, "__defaults__", (7,)), ["watched_mod.f rewritten (its __code__ or defaults)"]),
+    (lambda m: setattr(m.f, "__kwdefaults__", {"y": 9}), ["watched_mod.f rewritten (its __code__ or defaults)"]),
+    # the wrapper object stays the same while the function inside it is rebound in place
+    (lambda m: vars(m.C)["s"].__init__(_evil), ["watched_mod.C.s rewritten (its __code__ or defaults)"]),
+    (lambda m: vars(m.C)["c"].__init__(_evil), ["watched_mod.C.c rewritten (its __code__ or defaults)"]),
+    (lambda m: setattr(m.C.m, "__code__", _evil.__code__), ["watched_mod.C.m rewritten (its __code__ or defaults)",
+                                                            "watched_mod.bound rewritten (its __code__ or defaults)"]),
+    (lambda m: setattr(m, "data", 6), []),  # data is not watched: libraries update their own
+])
+def test_watch_sees_entries_replaced_removed_or_rewritten_in_place(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                   change: Any, expected: list[str]) -> None:
+    mod = _watched_module()
+    ch = _channel(tmp_path, monkeypatch, {})
+    ch.watch("watched_mod", mod)
+    ch.watch("watched_mod.C", mod.C)
+    assert ch.tampered() == []
+    change(mod)
+    assert sorted(ch.tampered()) == sorted(expected)
+
+
 def test_state_changes_of_target_modules_are_reported(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     mod_dir = tmp_path / "proj"
     mod_dir.mkdir()

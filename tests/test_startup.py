@@ -35,9 +35,10 @@ def test_one_requirement_at_two_jobs_starts_one_server_per_kind(tmp_path: Path,
     report: Any = evalgap.check(spec, settings=Settings(jobs=2, cache=False, analysis=False, budget_s=3.0,
                                                         engines=("crosshair", "hypothesis")))
     assert report.requirements[0].verdict.value == "refuted"
-    # one CrossHair, one Hypothesis and one replay server (before: two of each at -j 2), and the signature
-    # probe's small one (before: a spawned interpreter)
-    assert sorted(started) == ["crosshair", "hypothesis", "replay", "signature-served"], started
+    # one CrossHair server per hash seed (the confirming run's starts with the first run, idle here since the
+    # first run refutes), one Hypothesis and one replay server (before: two of each at -j 2; the replay
+    # server starts when a counterexample needs replaying), and the signature probe's small one
+    assert sorted(started) == ["crosshair", "crosshair", "hypothesis", "replay", "signature-served"], started
 
 
 def test_hypothesis_tables_are_per_user_not_per_cache_folder(tmp_path: Path,

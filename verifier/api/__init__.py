@@ -83,11 +83,17 @@ def _version() -> str:
         return "0+unknown"
 
 
-__version__: str = _version()
+if TYPE_CHECKING:
+    __version__: str
 
 
 def __getattr__(name: str) -> Any:
-    """Import a public name from its module on first use (raises AttributeError for other names)."""
+    """Import a public name from its module on first use (raises AttributeError for other names);
+    ``__version__`` is read from the installed distribution's metadata on first use (``importlib.metadata``
+    costs ~50 ms to import, which every command's start-up would pay)."""
+    if name == "__version__":
+        globals()[name] = value = _version()
+        return value
     home = _HOME.get(name)
     if home is None:
         raise AttributeError(f"module 'evalgap' has no attribute {name!r}")

@@ -8,11 +8,9 @@ import threading
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Callable, Mapping, Union
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Union
 
-from evalgap.specs_lang import ast as A
 from evalgap.specs_lang.errors import Diagnostic, SpecError
-from evalgap.specs_lang.loader import LoadedSpec
 from evalgap.verifier.cache import ResultCache, default_cache_dir
 from evalgap.verifier.errors import UsageError, VerifierError
 from evalgap.verifier.events import CheckFinished, CheckStarted, EventSink, RequirementFinished, RequirementStarted
@@ -20,10 +18,14 @@ from evalgap.verifier.options import Settings, resolve_settings
 from evalgap.verifier.project.case import Case, locate
 from evalgap.verifier.project.targets import Target, resolve_target
 
+if TYPE_CHECKING:  # the parser and the AST load when a spec is read: a cold check starts its workers first
+    from evalgap.specs_lang import ast as A
+    from evalgap.specs_lang.loader import LoadedSpec
+
 __all__ = ["check", "lint", "load_spec", "settings", "LintResult", "SpecInput", "TargetInput"]
 
 #: What :func:`check` takes as a spec: a path (``.req``, case folder, folder of cases) or a loaded spec.
-SpecInput = Union[str, "os.PathLike[str]", LoadedSpec]
+SpecInput = Union[str, "os.PathLike[str]", "LoadedSpec"]
 #: What names the code under check: a case's implementation name, a module name, a ``.py`` path, a Target.
 TargetInput = Union[str, "os.PathLike[str]", Target, None]
 
@@ -215,20 +217,18 @@ def check(spec: SpecInput, target: TargetInput = None, *, settings: Settings | N
     if server:
         from evalgap.verifier.server import check_via_server
 
-        if isinstance(spec, LoadedSpec) or isinstance(target, Target):
+        if not isinstance(spec, (str, os.PathLike)) or isinstance(target, Target):
             raise UsageError("a check through the server takes a spec path and a target name or path")
         where = None if server is True else Path(os.fspath(server))
         opts = settings or globals()["settings"](Path(spec) if Path(spec).is_dir() else Path(spec).parent)
         return check_via_server(spec, target, opts, on_event=on_event, tests=tests, path=where)
     from evalgap.verifier.engines.run import check_spec, warm_up
-    from evalgap.verifier.project.tests_map import run_tests
-    from evalgap.verifier.report.gap import build_report, exit_code, spec_findings_from
     from evalgap.verifier.sandbox import isolation
     from evalgap.verifier.sandbox.runner import prestart
 
     jobs_from = isolation.mark()  # the report says what this check's jobs (signature probe included) ran under
     send = _emit(on_event)
-    if not isinstance(spec, LoadedSpec):
+    if isinstance(spec, (str, os.PathLike)):  # else a LoadedSpec
         path = Path(spec)
         if _is_suite(path):
             if target is not None:
@@ -259,6 +259,9 @@ def check(spec: SpecInput, target: TargetInput = None, *, settings: Settings | N
             resolved = resolve_target(os.fspath(target), Path.cwd())
         else:
             resolved = None
+    from evalgap.verifier.project.tests_map import run_tests
+    from evalgap.verifier.report.gap import build_report, exit_code, spec_findings_from
+
     parsed = loaded.spec
     if resolved is None:
         if parsed.target is None:

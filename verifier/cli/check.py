@@ -7,7 +7,7 @@ import io
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -17,8 +17,10 @@ from evalgap.verifier.fileio import preflight
 from evalgap.verifier.events import CaseFinished, CheckStarted, Event, RequirementFinished
 from evalgap.verifier.options import PROFILES, Settings, parse_engines, resolve_settings
 from evalgap.verifier.project.case import MANIFEST
-from evalgap.verifier.report.gap import GapReport, exit_code, parse_fail_on
 from evalgap.verifier.report.outputs import FORMATS, Destination, plan_outputs, render
+
+if TYPE_CHECKING:
+    from evalgap.verifier.report.gap import GapReport
 
 __all__ = ["check"]
 
@@ -119,6 +121,8 @@ def check(spec: Path, target_arg: str | None, formats: tuple[str, ...], outputs:
     if quiet and verbose:
         fail("-q/--quiet and -v/--verbose cannot be combined")
     stdin = str(spec) == "-"
+    if fail_on is not None:
+        from evalgap.verifier.report.gap import parse_fail_on
     cli_opts = {"budget": budget, "profile": profile, "jobs": jobs, "seed": seed,
                 "engines": parse_engines(engines) if engines is not None else None,
                 "cache": False if no_cache else None, "strength": strength, "database_url": database_url,
@@ -157,6 +161,8 @@ def check(spec: Path, target_arg: str | None, formats: tuple[str, ...], outputs:
             report = evalgap.check(subject, target, settings=settings, on_event=progress, tests=tests_path)
     finally:
         progress.close()
+    from evalgap.verifier.report.gap import GapReport, exit_code  # after the check: its workers start first
+
     assert isinstance(report, GapReport)
     if emit_dir is not None:
         from evalgap.verifier.report.emit_tests import emit_tests

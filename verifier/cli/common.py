@@ -14,7 +14,6 @@ import click
 from evalgap.specs_lang.errors import SpecError
 from evalgap.verifier.errors import VerifierError
 from evalgap.verifier.fileio import make_folder, write_text
-from evalgap.verifier.report.gap import EXIT_USAGE
 
 __all__ = ["fail", "handles_errors", "write_output", "echo_or_write", "finite_seconds", "read_stdin_spec"]
 
@@ -24,6 +23,8 @@ F = TypeVar("F", bound=Callable[..., Any])
 def fail(message: str, prefix: str = "error: ") -> NoReturn:
     """Print ``message`` on standard error and exit 2 (usage or spec error)."""
     click.echo(f"{prefix}{message}" if prefix and not message.startswith(prefix) else message, err=True)
+    from evalgap.verifier.report.gap import EXIT_USAGE
+
     raise SystemExit(EXIT_USAGE)
 
 

@@ -19,7 +19,6 @@ import os
 import signal
 import sys
 import threading
-from importlib.metadata import entry_points
 
 import click
 
@@ -39,6 +38,8 @@ BUILTIN_COMMANDS: dict[str, str] = {
 
 def _plugins() -> dict[str, str]:
     """Commands of the ``evalgap.commands`` entry-point group (a built-in name cannot be taken)."""
+    from importlib.metadata import entry_points
+
     return {ep.name: ep.value for ep in entry_points(group="evalgap.commands") if ep.name not in BUILTIN_COMMANDS}
 
 

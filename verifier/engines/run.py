@@ -213,7 +213,6 @@ def warm_up(opts: Settings, requirements: int | None = None) -> None:
     for e in (registry.get(n) for n in opts.engines):
         if e is not None:
             prestart([e.worker], count, hash_seed=getattr(e, "hash_seed", None))
-    prestart(["replay"], count)
 
 
 def check_spec(spec: A.Spec, source: str, target: Target, opts: Settings,

@@ -17,10 +17,13 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from evalgap.verifier.errors import UsageError
 from evalgap.verifier.report import formats
-from evalgap.verifier.report.gap import GapReport
+
+if TYPE_CHECKING:
+    from evalgap.verifier.report.gap import GapReport
 
 __all__ = ["FORMATS", "EXTENSIONS", "Destination", "plan_outputs", "render"]
 

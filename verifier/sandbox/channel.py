@@ -33,6 +33,8 @@ import json.decoder
 import json.encoder
 import json.scanner
 import importlib
+import itertools
+import operator
 import os
 import sys
 import types
@@ -81,6 +83,25 @@ _isinstance, _repr, _len, _list, _tuple, _str, _type = isinstance, repr, len, li
 _getattr, _vars, _callable, _id, _sorted = getattr, vars, callable, id, sorted
 _dict_get = dict.get
 _FunctionType, _MethodType = types.FunctionType, types.MethodType
+# the comparison's loops run in C (``all(map(is_, ...))``): an identity test cannot be answered by the
+# compared objects (``==`` could: a replacement's ``__eq__``), and no Python frame runs per entry
+_all, _map, _zip, _repeat, _is = all, map, zip, itertools.repeat, operator.is_
+_FUNC = operator.attrgetter("__func__")
+#: what a function runs besides its identity: its code, defaults and keyword defaults (getset descriptors of
+#: the builtin function type, which no target can replace)
+_FN_PARTS = (operator.attrgetter("__code__"), operator.attrgetter("__defaults__"),
+             operator.attrgetter("__kwdefaults__"))
+
+
+#: the modules a fork server loaded before forking (:func:`preload`), name -> module: evalgap's, its
+#: engines' and the standard library's, loaded before any target ran; :meth:`Channel.watch_state` skips them
+#: when the same module object is still there (resolving ~300 files' real paths costs ~30 ms a job)
+_PRELOADED: dict[str, Any] = {}
+
+
+def preload() -> None:
+    """In a fork server, before it forks jobs: remember the loaded modules (see :data:`_PRELOADED`)."""
+    _PRELOADED.update(sys.modules)
 
 
 def _module_entry(name: str) -> Callable[[], Any]:
@@ -137,12 +158,76 @@ def _code_of(value: Any) -> tuple[Any, ...] | None:
     return (fn.__code__, fn.__defaults__, fn.__kwdefaults__)
 
 
+def _parts(fns: tuple[Any, ...]) -> tuple[tuple[Any, ...], ...]:
+    """The code, defaults and keyword defaults of each of ``fns`` (functions), as three tuples."""
+    return _tuple(_tuple(_map(get, fns)) for get in _FN_PARTS)
+
+
+def _parts_same(fns: tuple[Any, ...], parts: tuple[tuple[Any, ...], ...]) -> bool:
+    code, defaults, kwdefaults = _FN_PARTS
+    return (_all(_map(_is, _map(code, fns), parts[0])) and _all(_map(_is, _map(defaults, fns), parts[1]))
+            and _all(_map(_is, _map(kwdefaults, fns), parts[2])))
+
+
 class _Watch:
-    __slots__ = ("label", "owner", "entries", "codes")
+    """One snapshot: ``entries`` of ``owner``, with the functions among them (``plain``) and the function
+    wrappers (static and class methods, bound methods: ``wrapped``, whose ``__func__`` a target can rebind
+    in place with ``staticmethod.__init__``) and the code, defaults and keyword defaults of every function."""
+
+    __slots__ = ("label", "owner", "entries", "keys", "values", "plain", "plain_parts", "wrapped", "inner",
+                 "inner_fns", "inner_parts")
 
     def __init__(self, label: str, owner: Any, entries: dict[str, Any]) -> None:
         self.label, self.owner, self.entries = label, owner, entries
-        self.codes = {k: c for k, v in entries.items() if (c := _code_of(v)) is not None}
+        self.keys, self.values = _tuple(entries), _tuple(entries.values())
+        self.plain = _tuple(v for v in self.values if _type(v) is _FunctionType)
+        self.plain_parts = _parts(self.plain)
+        self.wrapped = _tuple(v for v in self.values
+                              if _isinstance(v, (staticmethod, classmethod)) or _type(v) is _MethodType)
+        self.inner = _tuple(_map(_FUNC, self.wrapped))
+        self.inner_fns = _tuple(f for f in self.inner if _type(f) is _FunctionType)
+        self.inner_parts = _parts(self.inner_fns)
+
+    def intact(self) -> bool:
+        """Whether every entry, every wrapper's function and every function's code, defaults and keyword
+        defaults are still the snapshot's objects (identity only; C loops)."""
+        now = _vars(self.owner)  # a dict or a class's mappingproxy: their C get() cannot be patched
+        return (_all(_map(_is, _map(now.get, self.keys, _repeat(_MISSING)), self.values))
+                and _parts_same(self.plain, self.plain_parts)
+                and _all(_map(_is, _map(_FUNC, self.wrapped), self.inner))
+                and _parts_same(self.inner_fns, self.inner_parts))
+
+    def changes(self) -> list[str]:
+        """What differs, one line per entry (``label.name removed``/``replaced``/``rewritten ...``)."""
+        now = _vars(self.owner)
+        codes = {id(v): c for v in self.values if (c := _snapshot_code(self, v)) is not None}
+        out = []
+        for key, old in _zip(self.keys, self.values):
+            cur = now.get(key, _MISSING)
+            if cur is not old:
+                out.append(f"{self.label}.{key} {'removed' if cur is _MISSING else 'replaced'}")
+                continue
+            code = codes.get(id(old))
+            if code is not None and not _same(_code_of(cur), code):
+                out.append(f"{self.label}.{key} rewritten (its __code__ or defaults)")
+        return out
+
+
+def _snapshot_code(w: _Watch, value: Any) -> tuple[Any, ...] | None:
+    """The code, defaults and keyword defaults the snapshot ``w`` holds for its entry ``value`` (a function
+    or a wrapper of one), or None."""
+    for fns, parts, owners in ((w.plain, w.plain_parts, w.plain), (w.inner_fns, w.inner_parts, None)):
+        for i, fn in enumerate(fns):
+            if (owners is not None and fn is value) or (owners is None and fn is _inner_of(w, value)):
+                return _tuple(p[i] for p in parts)
+    return None
+
+
+def _inner_of(w: _Watch, value: Any) -> Any:
+    for wrapper, inner in _zip(w.wrapped, w.inner):
+        if wrapper is value:
+            return inner
+    return _MISSING
 
 
 class Channel:
@@ -238,6 +323,8 @@ class Channel:
         under one of ``roots``: a change after the run means the code keeps state across calls."""
         real = [os.path.join(os.path.realpath(r), "") for r in roots if r]
         for name, mod in _list(sys.modules.items()):
+            if _dict_get(_PRELOADED, name) is mod:
+                continue
             file = _getattr(mod, "__file__", None)
             if not file or not _isinstance(file, _str):
                 continue
@@ -258,15 +345,8 @@ class Channel:
         """What differs from the snapshots (``label.name replaced``/``removed``) and the flagged signs."""
         out = _list(self._flags)
         for w in self._watches:
-            now = _vars(w.owner)  # a dict or a class's mappingproxy: their C get() cannot be patched
-            for key, old in w.entries.items():
-                cur = now.get(key, _MISSING)
-                if cur is not old:
-                    out.append(f"{w.label}.{key} {'removed' if cur is _MISSING else 'replaced'}")
-                    continue
-                code = w.codes.get(key)
-                if code is not None and not _same(_code_of(cur), code):
-                    out.append(f"{w.label}.{key} rewritten (its __code__ or defaults)")
+            if not w.intact():
+                out += w.changes()
         for label, read, expected in self._objects:
             try:
                 cur = read()

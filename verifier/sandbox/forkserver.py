@@ -159,6 +159,9 @@ def serve(kind: str, module: str = "", preload: tuple[str, ...] = ()) -> int:
     for name in (*preload, module, "evalgap.verifier.sandbox.guard"):
         importlib.import_module(name)
     isolation.preload()
+    from evalgap.verifier.sandbox import channel
+
+    channel.preload()
     out = sys.stdout
     out.write(json.dumps({"ready": True, "pid": os.getpid()}) + "\n")
     out.flush()
