@@ -27,7 +27,7 @@ from evalgap.verifier.options import Settings
 from evalgap.verifier.project.targets import Target
 from evalgap.verifier.report.emit_tests import reproducer_snippet
 from evalgap.verifier.sandbox import record
-from evalgap.verifier.sandbox.runner import prestart
+from evalgap.verifier.sandbox.runner import Cancel, cancellable, prestart, was_cancelled
 
 __all__ = ["check_spec", "replay", "ReplayResult", "formal_text", "span_text", "overall", "warm_up",
            "CPU_LIMIT_MARGIN_S"]
@@ -100,8 +100,13 @@ def _cached_run(engine: str, req: A.Requirement, owner: object, ob: Obligation, 
         if hit is not None:
             return replace(hit, cached=True)
     started = time.time()
+    # the replay server (for a counterexample of this or a later engine run) starts beside the engine, not
+    # with the engines' servers at the start of a check, where it slowed the servers a check waits for
+    prestart(["replay"], 1)
     with record.collecting() as seen:  # every worker's run-time record of what the target read
         v = _run_engine(engine, req, owner, ob, harness, hdir, target, source, opts, spec)
+    if was_cancelled():  # stopped by another engine's refutation: not this engine's answer, never cached
+        return v
     if ob.model is not None and v.verdict is Verdict.REFUTED:
         from evalgap.verifier.engines.model_min import shorten
 
@@ -166,21 +171,42 @@ def _check_one(req: A.Requirement, owner: object, ob: Obligation, harness: Harne
         # the bounded domain was exhausted (or a replayed counterexample found in it): the other engines could
         # only search the same finite domain again, so their budgets are not spent
         verdicts = [proof]
-    elif opts.jobs >= 2 and len(_engines_of(ob, opts)) > 1:
-        # the engines side by side (each drives its own worker process), so a requirement takes the longest
-        # engine's time rather than their sum: a target that never returns costs one budget of wall time
-        engines = _engines_of(ob, opts)
-        with ThreadPoolExecutor(max_workers=len(engines)) as pool:
-            verdicts = list(pool.map(lambda e: _cached_run(e, req, owner, ob, harness, hdir, target, source, opts,
-                                                           cache, spec), engines))
     else:
-        verdicts = [_cached_run(e, req, owner, ob, harness, hdir, target, source, opts, cache, spec)
-                    for e in _engines_of(ob, opts)]
+        # the first replayed counterexample answers the requirement: the other engines' workers are stopped
+        # (side by side) or not started (one after the other), and say so instead of a verdict
+        cancel = Cancel()
+
+        def one(e: str) -> EngineVerdict:
+            if cancel.is_set():
+                return _stopped(e, cancel, started=False)
+            with cancellable(cancel) as hit:
+                v = _cached_run(e, req, owner, ob, harness, hdir, target, source, opts, cache, spec)
+            if v.verdict is Verdict.REFUTED:
+                cancel.stop(e)
+            elif hit[0]:
+                v = _stopped(e, cancel, started=True, elapsed_s=v.elapsed_s)
+            return v
+
+        engines = _engines_of(ob, opts)
+        if opts.jobs >= 2 and len(engines) > 1:
+            # the engines side by side (each drives its own worker process), so a requirement takes the longest
+            # engine's time rather than their sum: a target that never returns costs one budget of wall time
+            with ThreadPoolExecutor(max_workers=len(engines)) as pool:
+                verdicts = list(pool.map(one, engines))
+        else:
+            verdicts = [one(e) for e in engines]
     if proof is not None and proof not in verdicts:
         verdicts = [proof, *verdicts]
     verdict = overall([v.verdict for v in verdicts], [v.reason for v in verdicts])
     return RequirementResult(**base, verdicts=tuple(verdicts), verdict=verdict,  # type: ignore[arg-type]
                              elapsed_s=time.monotonic() - start)
+
+
+def _stopped(engine: str, cancel: Cancel, started: bool, elapsed_s: float = 0.0) -> EngineVerdict:
+    """The verdict of an engine stopped (or never started) because ``cancel.by`` refuted the requirement."""
+    how = "stopped" if started else "not run"
+    return EngineVerdict(engine, Verdict.UNKNOWN, f"{how}: the {cancel.by} engine refuted the requirement first "
+                         "(its counterexample was replayed)", elapsed_s=elapsed_s)
 
 
 def _exhaust(req: A.Requirement, owner: object, ob: Obligation, harness: Harness, hdir: Path, target: Target,

@@ -24,6 +24,7 @@ import importlib
 import json
 import os
 import resource
+import select
 import signal
 import subprocess
 import sys
@@ -109,6 +110,51 @@ def _child(job: dict[str, Any]) -> None:
         _real_exit(code)
 
 
+class _Input:
+    """The server's standard input, read unbuffered by Python (its own buffer on ``os.read``), so that a
+    ``cancel`` line sent during a job is seen at once with ``select`` (a text wrapper could hold it in a
+    read-ahead buffer that ``select`` does not see)."""
+
+    def __init__(self, fd: int = 0) -> None:
+        self.fd, self.buf, self.eof = fd, b"", False
+
+    def _fill(self) -> bool:
+        data = os.read(self.fd, 65536)
+        if not data:
+            self.eof = True
+            return False
+        self.buf += data
+        return True
+
+    def readline(self) -> str | None:
+        """The next line (blocking), without its newline; None at the end of input."""
+        while b"\n" not in self.buf:
+            if self.eof or not self._fill():
+                return None
+        line, _, self.buf = self.buf.partition(b"\n")
+        return line.decode("utf-8", "replace")
+
+    def cancelled(self) -> bool:
+        """Whether a ``cancel`` line has arrived (never blocks; consumes the lines that arrived)."""
+        if not self.eof and select.select([self.fd], [], [], 0)[0]:
+            self._fill()
+        seen = False
+        while b"\n" in self.buf:
+            line, _, self.buf = self.buf.partition(b"\n")
+            seen = seen or line.strip() == b"cancel"
+        return seen
+
+
+_INPUT: list[_Input] = []  # in a server: its standard input
+
+
+def _kill_group(pid: int) -> None:
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
 def _run_job(job: dict[str, Any]) -> dict[str, Any]:
     start = time.monotonic()
     report_r, report_w = os.pipe()
@@ -118,32 +164,24 @@ def _run_job(job: dict[str, Any]) -> dict[str, Any]:
         _child({**job, "report_fd": report_w})
     os.close(report_w)
     wall = float(job["wall_s"])
-    timed_out = False
+    timed_out = cancelled = False
     status = 0
     while True:
         done, status = os.waitpid(pid, os.WNOHANG)
         if done:
             break
         if _PARENT and parent_gone(_PARENT[0]):  # the evalgap run died: take the worker along, then stop
-            try:
-                os.killpg(pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
+            _kill_group(pid)
             _real_exit(0)
-        if time.monotonic() - start > wall:
-            timed_out = True
-            try:
-                os.killpg(pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
+        timed_out = time.monotonic() - start > wall
+        cancelled = not timed_out and bool(_INPUT) and _INPUT[0].cancelled()
+        if timed_out or cancelled:  # the wall-clock limit, or the client no longer needs the answer
+            _kill_group(pid)
             _, status = os.waitpid(pid, 0)
             break
         time.sleep(0.004)
-    try:  # leftovers of a child that forked despite the guard
-        os.killpg(pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
-    return {"returncode": os.waitstatus_to_exitcode(status), "timed_out": timed_out,
+    _kill_group(pid)  # leftovers of a child that forked despite the guard
+    return {"returncode": os.waitstatus_to_exitcode(status), "timed_out": timed_out, "cancelled": cancelled,
             "wall_s": time.monotonic() - start, "sandbox": isolation.read_report(report_r)}
 
 
@@ -165,7 +203,10 @@ def serve(kind: str, module: str = "", preload: tuple[str, ...] = ()) -> int:
     out = sys.stdout
     out.write(json.dumps({"ready": True, "pid": os.getpid()}) + "\n")
     out.flush()
-    for line in sys.stdin:
+    _INPUT[:] = [_Input(sys.stdin.fileno())]
+    while (line := _INPUT[0].readline()) is not None:
+        if line.strip() == "cancel":  # for a job that had finished when it arrived: nothing to answer
+            continue
         job: dict[str, Any] = {}
         try:
             job = json.loads(line)
@@ -192,6 +233,7 @@ class ForkServer:
 
     def __init__(self, kind: str, env: dict[str, str]) -> None:
         self.kind = kind
+        self._lock = threading.Lock()  # writes to the server's input: a job, or a cancel of the running one
         self.proc = subprocess.Popen(
             [sys.executable, "-X", "utf8", "-m", "evalgap.verifier.sandbox.forkserver", kind,
              workers.kind(kind).module, ",".join(workers.kind(kind).preload)], stdin=subprocess.PIPE,
@@ -204,20 +246,42 @@ class ForkServer:
             self.close()
             raise OSError(f"the {kind} fork server did not start")
 
-    def run(self, job: dict[str, Any]) -> dict[str, Any] | None:
+    def run(self, job: dict[str, Any], cancel: threading.Event | None = None) -> dict[str, Any] | None:
         """Run one job; the server's reply; ``{"server_died": True, ...}`` when it died during the job; None
-        when it could not take the job (the caller falls back)."""
+        when it could not take the job (the caller falls back). When ``cancel`` is set during the job, the
+        server kills the job's process group and replies with ``cancelled: true`` (polled every 20 ms)."""
         assert self.proc.stdin is not None and self.proc.stdout is not None
+        running = threading.Event()
         try:
-            self.proc.stdin.write(json.dumps(job) + "\n")
-            self.proc.stdin.flush()
+            with self._lock:
+                self.proc.stdin.write(json.dumps(job) + "\n")
+                self.proc.stdin.flush()
+                running.set()
+            if cancel is not None:
+                threading.Thread(target=self._cancel_when, args=(cancel, running), daemon=True).start()
             line = self.proc.stdout.readline()
         except (OSError, ValueError):
             return None
+        finally:
+            with self._lock:  # a cancel still on its way is for this job, never for the next one
+                running.clear()
         if not line:  # the job was sent: a rerun could repeat whatever killed the server
             return {"returncode": None, "timed_out": False, "server_died": True}
         reply = json.loads(line)
         return reply if isinstance(reply, dict) and "returncode" in reply else None
+
+    def _cancel_when(self, cancel: threading.Event, running: threading.Event) -> None:
+        while running.is_set():
+            if cancel.wait(0.02):
+                with self._lock:
+                    if running.is_set():
+                        try:
+                            assert self.proc.stdin is not None
+                            self.proc.stdin.write("cancel\n")  # the server ignores one that comes late
+                            self.proc.stdin.flush()
+                        except (OSError, ValueError):
+                            pass
+                return
 
     def alive(self) -> bool:
         """Whether the server process is still running."""

@@ -21,6 +21,7 @@ threat model (what is promised on which kernel, and what is not) is in docs/engi
 from __future__ import annotations
 
 import atexit
+import contextlib
 import json
 import os
 import random
@@ -34,12 +35,12 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from evalgap.verifier.sandbox import forkserver, isolation, record, workers
 from evalgap.verifier.sandbox.lifetime import die_with_parent
 
-__all__ = ["Limits", "WorkerOutcome", "run_worker", "wall_limit", "prestart", "HASH_SEEDS", "WALL_LOAD_CAP",
+__all__ = ["Limits", "WorkerOutcome", "run_worker", "wall_limit", "prestart", "Cancel", "cancellable", "was_cancelled", "HASH_SEEDS", "WALL_LOAD_CAP",
            "SPAWN_CPU_S"]
 
 
@@ -86,7 +87,8 @@ class WorkerOutcome:
     Attributes:
         result: the JSON object the worker wrote, or None when it wrote none (crash, kill, timeout).
         status: ``ok`` (result written), ``timeout`` (wall clock), ``cpu-limit``, ``memory``,
-            ``crashed`` (exited without a result: ``os._exit``, a signal, an interpreter error).
+            ``crashed`` (exited without a result: ``os._exit``, a signal, an interpreter error),
+            ``cancelled`` (stopped, or not started, by the :class:`Cancel` of :func:`cancellable`).
         returncode: the process's exit code (negative: killed by that signal).
         stderr: the last 4,000 characters of its standard error.
         wall_s: wall-clock seconds it ran.
@@ -100,6 +102,68 @@ class WorkerOutcome:
     stderr: str
     wall_s: float
     sandbox: str = "python-guard"
+
+
+_SCOPE = threading.local()
+
+
+class Cancel:
+    """A stop signal shared by the engines of one requirement: once one of them has a replayed
+    counterexample, the others' workers are no longer needed (:func:`cancellable`).
+
+    Attributes:
+        by: the name of whoever stopped the others (an engine), empty until :meth:`stop`.
+    """
+
+    def __init__(self) -> None:
+        self.event = threading.Event()
+        self.by = ""
+
+    def stop(self, by: str) -> None:
+        """Stop the workers of every thread inside :func:`cancellable` with this signal (``by``: who)."""
+        if not self.event.is_set():
+            self.by = by
+            self.event.set()
+
+    def is_set(self) -> bool:
+        """Whether :meth:`stop` was called."""
+        return self.event.is_set()
+
+
+@contextlib.contextmanager
+def cancellable(cancel: Cancel) -> Iterator[list[bool]]:
+    """Within the block, this thread's :func:`run_worker` calls stop when ``cancel`` is set: a running job's
+    process group is killed and the call returns status ``cancelled``; later calls return it at once.
+
+    Yields:
+        A one-item list, ``[True]`` once a call of this thread returned ``cancelled`` (its engine's verdict is
+        then not the engine's answer: not to be cached or reported as such).
+    """
+    before = getattr(_SCOPE, "cancel", None), getattr(_SCOPE, "hit", None)
+    hit = [False]
+    _SCOPE.cancel, _SCOPE.hit = cancel, hit
+    try:
+        yield hit
+    finally:
+        _SCOPE.cancel, _SCOPE.hit = before
+
+
+def _cancel_here() -> Cancel | None:
+    found = getattr(_SCOPE, "cancel", None)
+    return found if isinstance(found, Cancel) else None
+
+
+def was_cancelled() -> bool:
+    """Whether a :func:`run_worker` call of this thread, inside the current :func:`cancellable` block,
+    returned ``cancelled`` (False outside such a block)."""
+    hit = getattr(_SCOPE, "hit", None)
+    return isinstance(hit, list) and bool(hit and hit[0])
+
+
+def _mark_cancelled() -> None:
+    hit = getattr(_SCOPE, "hit", None)
+    if isinstance(hit, list):
+        hit[:] = [True]
 
 
 #: The most the wall-clock limit stretches with the machine's load (the 1-minute load average per core).
@@ -157,8 +221,8 @@ def _job(module: str, req_path: Path, out_path: Path, work: Path, limits: Limits
             "cgroup": f"evalgap-{work.parent.name}"}
 
 
-def _run_spawned(module: str, req_path: Path, out_path: Path, work: Path,
-                 limits: Limits, hash_seed: int | None = None) -> tuple[int | None, bool, bytes, str]:
+def _run_spawned(module: str, req_path: Path, out_path: Path, work: Path, limits: Limits,
+                 hash_seed: int | None = None, cancel: Cancel | None = None) -> tuple[int | None, bool, bytes, str, bool]:
     report_r, report_w = os.pipe()
     job_path = work.parent / "job.json"
     limits = Limits(limits.cpu_s + SPAWN_CPU_S, limits.wall_s + SPAWN_CPU_S, limits.memory_bytes)  # imports
@@ -172,16 +236,24 @@ def _run_spawned(module: str, req_path: Path, out_path: Path, work: Path,
         )
     finally:
         os.close(report_w)
-    timed_out = False
+    timed_out = cancelled = False
+    deadline = time.monotonic() + limits.wall_s
     try:
-        _, err = proc.communicate(timeout=limits.wall_s)
-    except subprocess.TimeoutExpired:
-        timed_out = True
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        _, err = proc.communicate()
+        while True:
+            try:  # with a stop signal, in steps of 20 ms
+                _, err = proc.communicate(timeout=max(0.0, deadline - time.monotonic()) if cancel is None
+                                          else min(0.02, max(0.0, deadline - time.monotonic())))
+                break
+            except subprocess.TimeoutExpired:
+                cancelled = cancel is not None and cancel.is_set()
+                timed_out = not cancelled and time.monotonic() >= deadline
+                if timed_out or cancelled:
+                    try:
+                        os.killpg(proc.pid, signal.SIGKILL)
+                    except ProcessLookupError:
+                        pass
+                    _, err = proc.communicate()
+                    break
     finally:
         try:  # leftovers of a target that forked
             os.killpg(proc.pid, signal.SIGKILL)
@@ -191,7 +263,7 @@ def _run_spawned(module: str, req_path: Path, out_path: Path, work: Path,
     err_path = work.parent / "stderr.txt"
     if err_path.exists():
         err = err + err_path.read_bytes()
-    return proc.returncode, timed_out, err, isolation.read_report(report_r)
+    return proc.returncode, timed_out, err, isolation.read_report(report_r), cancelled
 
 
 _SERVER_HOME: list[str] = []
@@ -234,25 +306,29 @@ def prestart(modules: list[str], count: int, hash_seed: int | None = None) -> No
                 _pool(hash_seed).start_background(module, _server_env(hash_seed))
 
 
-def _run_served(module: str, req_path: Path, out_path: Path, work: Path,
-                limits: Limits, hash_seed: int | None = None) -> tuple[int | None, bool, str, bool] | None:
+def _run_served(module: str, req_path: Path, out_path: Path, work: Path, limits: Limits,
+                hash_seed: int | None = None,
+                cancel: Cancel | None = None) -> tuple[int | None, bool, str, bool, bool] | None:
     """Run the job as a fork of a pooled server of its kind: (returncode, timed out, sandbox, server died
-    during the job); None when no server could take the job (the caller spawns one process instead)."""
+    during the job, cancelled); None when no server could take the job (the caller spawns one process
+    instead)."""
     if not forkserver.served(module):
         return None
     try:
         server = _pool(hash_seed).acquire(module, _server_env(hash_seed))
     except OSError:
         return None
-    reply = server.run(_job(module, req_path, out_path, work, limits, hash_seed))
+    reply = server.run(_job(module, req_path, out_path, work, limits, hash_seed),
+                       cancel.event if cancel is not None else None)
     if reply is None:
         server.close()
         return None
     if reply.get("server_died"):
         server.close()
-        return None, False, isolation.GUARD_ONLY, True
+        return None, False, isolation.GUARD_ONLY, True, False
     _pool(hash_seed).release(server)
-    return int(reply["returncode"]), bool(reply["timed_out"]), str(reply.get("sandbox", isolation.GUARD_ONLY)), False
+    return (int(reply["returncode"]), bool(reply["timed_out"]), str(reply.get("sandbox", isolation.GUARD_ONLY)),
+            False, bool(reply.get("cancelled")))
 
 
 def run_worker(module: str, request: dict[str, Any], limits: Limits,
@@ -270,6 +346,10 @@ def run_worker(module: str, request: dict[str, Any], limits: Limits,
         A :class:`WorkerOutcome`; never raises for anything the worker does.
     """
     hash_seed = HASH_SEEDS[0] if hash_seed is None else hash_seed
+    cancel = _cancel_here()
+    if cancel is not None and cancel.is_set():
+        _mark_cancelled()
+        return WorkerOutcome(None, "cancelled", None, f"stopped: {cancel.by} answered first", 0.0)
     with tempfile.TemporaryDirectory(prefix="evalgap-worker-") as tmp:
         req_path = Path(tmp) / "request.json"
         out_path = Path(tmp) / "result.json"
@@ -277,16 +357,18 @@ def run_worker(module: str, request: dict[str, Any], limits: Limits,
         work.mkdir()
         req_path.write_text(json.dumps(request), encoding="utf-8")
         start = time.monotonic()
-        served = _run_served(module, req_path, out_path, work, limits, hash_seed) if forkserver.enabled() else None
+        served = _run_served(module, req_path, out_path, work, limits, hash_seed, cancel) \
+            if forkserver.enabled() else None
         server_died = False
         if served is not None:
-            rc, timed_out, sandbox, server_died = served
+            rc, timed_out, sandbox, server_died, cancelled = served
             err_path = work.parent / "stderr.txt"
             err = err_path.read_bytes() if err_path.exists() else b""
             if server_died:
                 err += b"\nevalgap: the fork server died during the job (killed from inside it?)"
         else:
-            rc, timed_out, err, sandbox = _run_spawned(module, req_path, out_path, work, limits, hash_seed)
+            rc, timed_out, err, sandbox, cancelled = _run_spawned(module, req_path, out_path, work, limits,
+                                                                  hash_seed, cancel)
         isolation.record(sandbox)
         wall = time.monotonic() - start
         stderr = err.decode("utf-8", "replace")[-4000:]
@@ -297,6 +379,9 @@ def run_worker(module: str, request: dict[str, Any], limits: Limits,
                 result = loaded if isinstance(loaded, dict) else None
             except (ValueError, OSError):
                 result = None
+        if cancelled:  # whatever it wrote before it was stopped is not its answer
+            _mark_cancelled()
+            return WorkerOutcome(None, "cancelled", rc, stderr, wall, sandbox)
         if timed_out:
             status = "timeout"
         elif result is not None:
