@@ -28,8 +28,8 @@ def finite_seconds(ctx: click.Context, param: click.Parameter, value: float | No
 @click.command()
 @click.argument("dataset")
 @click.option("--evaluators", default="tests,hypothesis,crosshair", show_default=True,
-              help="Comma-separated: tests, ground-truth, crosshair, crosshair-prop, hypothesis, hypothesis-const "
-                   "(the ground truth is always run).")
+              help="Comma-separated: tests, ground-truth, crosshair, crosshair-prop, hypothesis, hypothesis-const, "
+                   "mutation (the ground truth is always run).")
 @click.option("--executor", type=click.Choice(["local", "ray"]), default="local", show_default=True)
 @click.option("--ray-address", help="Ray cluster address (default: start a local instance).")
 @click.option("-o", "--output", "out", type=click.Path(path_type=Path), default=Path("compare-out"),
@@ -38,7 +38,9 @@ def finite_seconds(ctx: click.Context, param: click.Parameter, value: float | No
               help="Programs evaluated in parallel (local executor; default: [tool.evalgap] jobs, else 1).")
 @click.option("--budget", type=float, default=None, callback=finite_seconds, help="CrossHair CPU seconds per function (default: "
               "[tool.evalgap] budget or the profile's, else 20).")
-@click.option("--seeds", default="0,1,2", show_default=True, help="Hypothesis seeds (one run each).")
+@click.option("--seeds", default="0,1,2", show_default=True, help="Hypothesis and mutation seeds (one run each).")
+@click.option("--mutation-inputs", type=click.IntRange(min=1), default=1000, show_default=True,
+              help="New inputs per seed of the mutation evaluator (type-aware mutation of the visible inputs).")
 @click.option("--examples", type=int, default=None, help="Hypothesis max_examples per seed (default: "
               "[tool.evalgap] hypothesis_examples or the profile's, else 200).")
 @click.option("--tasks", help="Comma-separated task IDs to keep.")
@@ -59,7 +61,7 @@ def finite_seconds(ctx: click.Context, param: click.Parameter, value: float | No
 @click.option("--specs", type=click.Path(path_type=Path), help="Folder of property specs (HumanEval_N.req) "
               "for the crosshair-prop evaluator (adapters only).")
 def compare(dataset: str, evaluators: str, executor: str, ray_address: str | None, out: Path, jobs: int | None,
-            budget: float | None, seeds: str, examples: int | None, tasks: str | None, sources: str | None,
+            budget: float | None, seeds: str, mutation_inputs: int, examples: int | None, tasks: str | None, sources: str | None,
             limit: int | None, sample: int | None, where: str | None, mutants: int | None, sample_seed: int, oracle_inputs: bool, part: str | None,
             no_plots: bool, specs: Path | None) -> None:
     """Measure test-based vs spec-based evaluation on DATASET (ADAPTER:DATA_DIR, a .jsonl or a folder).
@@ -87,7 +89,7 @@ def compare(dataset: str, evaluators: str, executor: str, ray_address: str | Non
                              sources.split(",") if sources else None, limit, specs, sample, sample_seed, part,
                              oracle_inputs, parse_where(where), mutants)
         settings = EvalSettings(crosshair_budget_s=budget, hypothesis_seeds=tuple(int(x) for x in seeds.split(",")),
-                                hypothesis_examples=examples)
+                                hypothesis_examples=examples, mutation_inputs=mutation_inputs)
         opts = CompareOptions(names, settings, executor, jobs, ray_address)
         with Progress(transient=True) as bar:
             tid = bar.add_task("programs", total=None)

@@ -2,7 +2,7 @@
 a differential Hypothesis property. Run only through :func:`evalgap.verifier.sandbox.runner.run_worker`
 (``python -m evalgap.research.eval_worker REQUEST.json RESULT.json``): candidate code is untrusted.
 
-Request keys: ``mode`` (``tests`` | ``ground-truth`` | ``hypothesis`` | ``spec-inputs``), ``candidate`` (program text),
+Request keys: ``mode`` (``tests`` | ``ground-truth`` | ``hypothesis`` | ``spec-inputs`` | ``mutation``), ``candidate`` (program text),
 ``reference`` (program text), ``entry_point``, and per mode:
 
 * ``tests``: ``tests`` (source defining ``check(candidate)``);
@@ -12,7 +12,10 @@ Request keys: ``mode`` (``tests`` | ``ground-truth`` | ``hypothesis`` | ``spec-i
   check function]``), ``inputs``: every postcondition is checked concretely (icontract enforced) on each input;
 * ``hypothesis``: ``param_types``, ``contract`` (assert statements over the parameters), ``atol``,
   ``float_bound`` (largest float magnitude drawn, or None: any finite float), ``seeds``, ``max_examples``, ``constants`` (``on``: Hypothesis's default mining of literal constants from
-  loaded local modules, i.e. the candidate's code; ``off``: mining disabled, see :func:`_disable_constants`).
+  loaded local modules, i.e. the candidate's code; ``off``: mining disabled, see :func:`_disable_constants`);
+* ``mutation``: ``param_types``, ``contract``, ``atol``, ``visible`` (the visible inputs: the mutation seeds),
+  ``seeds`` (random seeds, one run each), ``inputs`` (new inputs per seed), ``per_input_cpu_s`` (as for the
+  ground truth), ``cpu_budget_s`` (the run stops there with ``pass``).
 
 Result keys: ``outcome`` (``pass`` | ``fail`` | ``error``), ``reason``, ``counterexample`` (Python call text),
 ``cpu_s``, and mode figures (``inputs_run``, ``inputs_skipped``, ``examples``, ``hypothesis_version``).
@@ -159,6 +162,17 @@ def _strategy(tp: Any, st: Any, bound: float | None = None) -> Any:
     return st.from_type(tp)
 
 
+def _contract(names: list[str], contract: str, ref_mod: types.ModuleType) -> Callable[..., bool]:
+    """The benchmark's input contract (assert statements over parameters ``names``) as a function, run in the
+    reference module's namespace (its helpers resolve); it raises (AssertionError, ...) outside the contract."""
+    pre_src = "def _eg_pre(" + (", ".join(names) or "*_eg_args") + "):\n" + \
+        "".join(f"    {ln}\n" for ln in (contract.splitlines() or ["pass"])) + "    return True\n"
+    pre_ns: dict[str, Any] = dict(vars(ref_mod))
+    exec(compile(pre_src, "contract.py", "exec"), pre_ns)  # noqa: S102
+    fn: Callable[..., bool] = pre_ns["_eg_pre"]
+    return fn
+
+
 def _hypothesis(req: dict[str, Any]) -> dict[str, Any]:
     import hypothesis
     from hypothesis import HealthCheck, assume, given, seed, settings
@@ -184,12 +198,7 @@ def _hypothesis(req: dict[str, Any]) -> dict[str, Any]:
             strats.append(_strategy(eval(text, env), st, req.get("float_bound")))  # noqa: S307 - a type annotation of the benchmark
         except Exception as exc:  # noqa: BLE001
             return {"outcome": "error", "reason": f"no strategy for type {text}: {exc}"}
-    contract = req.get("contract", "")
-    pre_src = "def _eg_pre(" + ", ".join(names) + "):\n" + \
-        "".join(f"    {ln}\n" for ln in (contract.splitlines() or ["pass"])) + "    return True\n"
-    pre_ns: dict[str, Any] = dict(vars(ref_mod))
-    exec(compile(pre_src, "contract.py", "exec"), pre_ns)  # noqa: S102
-    pre: Callable[..., bool] = pre_ns["_eg_pre"]
+    pre = _contract(names, req.get("contract", ""), ref_mod)
     atol = float(req.get("atol", 0.0))
     per_example = float(req.get("per_input_cpu_s", 1.0))
     signal.signal(signal.SIGPROF, _on_alarm)
@@ -246,6 +255,82 @@ def _hypothesis(req: dict[str, Any]) -> dict[str, Any]:
     return {"outcome": "pass", "reason": f"no counterexample in {examples[0]} examples over seeds {req['seeds']}"
             + (f" ({slow[0]} inputs skipped: the reference was too slow on them)" if slow[0] else ""),
             "examples": examples[0], "hypothesis_version": hypothesis.__version__}
+
+
+def _mutation(req: dict[str, Any]) -> dict[str, Any]:
+    """Candidate vs reference on inputs grown from the visible ones by type-aware mutation
+    (:mod:`evalgap.research.input_mutation`), each kept only when the contract holds and the reference returns
+    within ``2 x per_input_cpu_s``; one run per seed, ``inputs`` new inputs each, at most ``cpu_budget_s``."""
+    import random
+
+    from evalgap.research.input_mutation import InputMutator
+
+    entry = req["entry_point"]
+    ref_mod = _load("reference", req["reference"])
+    ref = getattr(ref_mod, entry)
+    try:
+        cand = getattr(_load("candidate", req["candidate"]), entry)
+    except BaseException as exc:  # noqa: BLE001
+        return {"outcome": "fail", "reason": f"the program does not load: {type(exc).__name__}: {exc}"}
+    pre = _contract([n for n, _ in req["param_types"]], req.get("contract", ""), ref_mod)
+    atol, floor = float(req.get("atol", 0.0)), float(req.get("per_input_cpu_s", 1.0))
+    budget, start = float(req.get("cpu_budget_s", 30.0)), time.process_time()
+    signal.signal(signal.SIGPROF, _on_alarm)
+
+    def expected(args: list[Any]) -> tuple[bool, Any, float]:
+        """(inside the domain, the reference's result, its CPU seconds)."""
+        t0 = time.process_time()
+        signal.setitimer(signal.ITIMER_PROF, 2 * floor)
+        try:
+            pre(*copy.deepcopy(args))
+            value = ref(*copy.deepcopy(args))
+        except BaseException:  # noqa: BLE001 - outside the contract, the reference raises, or it is too slow
+            return False, None, 0.0
+        finally:
+            signal.setitimer(signal.ITIMER_PROF, 0)
+        return True, value, time.process_time() - t0
+
+    tried = 0
+    for s in req["seeds"]:
+        seeds = [list(a) for a in req["visible"]]
+        pool = [a for a in seeds if expected(a)[0]]
+        if not pool:
+            return {"outcome": "error", "reason": "no visible input satisfies the contract: nothing to mutate"}
+        mut, seen, new = InputMutator(pool, random.Random(int(s))), {repr(a) for a in pool}, 0
+        attempts = 0
+        while new < int(req["inputs"]) and attempts < 20 * int(req["inputs"]):
+            attempts += 1
+            if time.process_time() - start > budget:
+                return {"outcome": "pass", "reason": f"no counterexample in {tried} mutated inputs (CPU budget of "
+                        f"{budget:g} s used) over seeds {req['seeds']}", "inputs_run": tried}
+            args = mut.mutate(mut.rng.choice(pool))
+            if args is None or repr(args) in seen:
+                continue
+            seen.add(repr(args))
+            ok, want, ref_s = expected(args)
+            if not ok:
+                continue
+            pool.append(args)
+            mut.learn(args)
+            new += 1
+            tried += 1
+            limit = max(floor, 20 * ref_s)
+            signal.setitimer(signal.ITIMER_PROF, limit)
+            try:
+                got = cand(*copy.deepcopy(args))
+            except _InputTimeout:
+                return {"outcome": "fail", "reason": f"timeout: more than {limit:.2f} CPU s on an input",
+                        "counterexample": _call_text(entry, args), "inputs_run": tried, "seed": s}
+            except BaseException as exc:  # noqa: BLE001
+                signal.setitimer(signal.ITIMER_PROF, 0)
+                return {"outcome": "fail", "reason": f"raised {type(exc).__name__}: {_short(str(exc), 200)}",
+                        "counterexample": _call_text(entry, args), "inputs_run": tried, "seed": s}
+            signal.setitimer(signal.ITIMER_PROF, 0)
+            if not same_result(got, want, atol):
+                return {"outcome": "fail", "reason": f"returned {_short(got, 200)}, the reference {_short(want, 200)}",
+                        "counterexample": _call_text(entry, args), "inputs_run": tried, "seed": s}
+    return {"outcome": "pass", "reason": f"no counterexample in {tried} mutated inputs over seeds {req['seeds']}",
+            "inputs_run": tried}
 
 
 def _spec_inputs(req: dict[str, Any]) -> dict[str, Any]:
@@ -321,6 +406,8 @@ def _work(ch: channel.Channel) -> dict[str, Any]:
             res = _hypothesis(req)
         elif mode == "spec-inputs":
             res = _spec_inputs(req)
+        elif mode == "mutation":
+            res = _mutation(req)
         else:
             res = {"outcome": "error", "reason": f"unknown mode {mode!r}"}
     except BaseException as exc:  # noqa: BLE001

@@ -12,6 +12,8 @@ evaluator           what it does
 ``spec-inputs``     the property spec's postconditions checked concretely on every ground-truth input
 ``hypothesis``      differential Hypothesis property, recorded seeds, literal-constant mining **off**
 ``hypothesis-const`` the same with Hypothesis's constant mining **on** (its default)
+``mutation``        differential on inputs grown from the task's visible inputs by EvalPlus-style type-aware
+                    mutation (:mod:`evalgap.research.input_mutation`); one run per seed
 ==================  =====================================================================================
 
 CPU seconds are the user+system time of the worker processes an evaluator started (``RUSAGE_CHILDREN``
@@ -63,6 +65,9 @@ class EvalSettings:
         ground_truth_cpu_s: CPU limit of a ground-truth run over all inputs (seconds).
         per_input_cpu_s: minimum CPU seconds per ground-truth input (the limit is the larger of this and 20x
             the reference's time on that input).
+        mutation_inputs: new inputs per seed of the ``mutation`` evaluator (it runs one pass per seed of
+            ``hypothesis_seeds``).
+        mutation_cpu_s: CPU seconds of one ``mutation`` run, all seeds together (it stops there: ``pass``).
     """
 
     crosshair_budget_s: float = 20.0
@@ -71,6 +76,8 @@ class EvalSettings:
     tests_cpu_s: float = 20.0
     ground_truth_cpu_s: float = 120.0
     per_input_cpu_s: float = 1.0
+    mutation_inputs: int = 1000
+    mutation_cpu_s: float = 30.0
 
 
 def _children_cpu() -> float:
@@ -134,6 +141,24 @@ def _hypothesis(task: Task, cand: Candidate, s: EvalSettings, constants: str) ->
               ("constant_mining", constants))
     out = run_worker(_WORKER, req, Limits(cpu_s=cpu, wall_s=_wall(cpu)))
     return _from_outcome(name, out, "no counterexample", detail, crash_rejects=False)
+
+
+def _mutation(task: Task, cand: Candidate, s: EvalSettings) -> EvalVerdict:
+    if not task.reference:
+        return EvalVerdict("mutation", Verdict.UNKNOWN, "no reference: a differential evaluator needs one")
+    visible = task.visible_inputs()
+    if not visible:
+        return EvalVerdict("mutation", Verdict.UNKNOWN, "no visible inputs: nothing to mutate")
+    req = {"mode": "mutation", "candidate": cand.code, "reference": task.reference, "entry_point": task.entry_point,
+           "param_types": [list(p) for p in task.param_types], "contract": task.contract, "atol": task.atol,
+           "visible": visible, "seeds": list(s.hypothesis_seeds), "inputs": s.mutation_inputs,
+           "per_input_cpu_s": s.per_input_cpu_s, "cpu_budget_s": s.mutation_cpu_s}
+    # the run stops itself at its budget; one input may still take 20x the reference's time (+ the load's slack)
+    cpu = s.mutation_cpu_s + 15.0
+    detail = (("seeds", list(s.hypothesis_seeds)), ("inputs_per_seed", s.mutation_inputs),
+              ("cpu_budget_s", s.mutation_cpu_s))
+    out = run_worker(_WORKER, req, Limits(cpu_s=cpu, wall_s=_wall(cpu)))
+    return _from_outcome("mutation", out, "no counterexample", detail, crash_rejects=False)
 
 
 def _crosshair_on(name: str, spec_text: str, folder: Path, module: str, s: EvalSettings) -> EvalVerdict:
@@ -239,6 +264,7 @@ EVALUATORS: dict[str, Callable[[Task, Candidate, EvalSettings], EvalVerdict]] = 
     "crosshair-prop": _crosshair_property,
     "hypothesis": lambda t, c, s: _hypothesis(t, c, s, "off"),
     "hypothesis-const": lambda t, c, s: _hypothesis(t, c, s, "on"),
+    "mutation": _mutation,
 }
 
 #: what ``evalgap compare`` runs without ``--evaluators`` (the ground truth is always added).

@@ -4,8 +4,8 @@ The manifest (``docs/results/tables.toml``) has three kinds of entries, run in t
 
 * ``[[run]]``: one ``evalgap compare`` run (keys: ``name``, ``dataset`` with ``{data}`` for the data folder,
   and the compare options ``part``, ``where``, ``sample``, ``seed``, ``mutants``, ``tasks``, ``sources``,
-  ``limit``, ``evaluators``, ``specs``, ``budget``, ``seeds``, ``examples``, ``oracle_inputs``; ``publish``: the
-  stem of the published files). It runs in ``RUNS/NAME`` (resumable: a rerun reuses every finished program)
+  ``limit``, ``evaluators``, ``specs``, ``budget``, ``seeds``, ``examples``, ``mutation_inputs``,
+  ``oracle_inputs``; ``publish``: the stem of the published files). It runs in ``RUNS/NAME`` (resumable: a rerun reuses every finished program)
   and publishes ``STEM.md`` (the summary, headed by the equivalent ``evalgap compare`` command), ``STEM.json``
   (the summary's figures: task IDs, run numbers, verdicts, counterexample inputs; never a program's code) and
   ``STEM_rates.csv`` (every rate with its 95 % Wilson interval);
@@ -39,7 +39,8 @@ from evalgap.research.errors import DatasetError
 __all__ = ["Manifest", "load_manifest", "regenerate", "agree", "comparison_rows", "compare_command"]
 
 _RUN_KEYS = {"name", "dataset", "part", "where", "sample", "seed", "mutants", "tasks", "sources", "limit",
-             "evaluators", "specs", "budget", "seeds", "examples", "oracle_inputs", "publish", "jobs"}
+             "evaluators", "specs", "budget", "seeds", "examples", "oracle_inputs", "publish", "jobs",
+             "mutation_inputs"}
 _GT = "ground-truth"
 
 
@@ -93,7 +94,7 @@ def compare_command(run: dict[str, Any], data: str, runs_dir: str) -> str:
     flags = [("part", "--part"), ("where", "--where"), ("sample", "--sample"), ("seed", "--seed"),
              ("mutants", "--mutants"), ("tasks", "--tasks"), ("sources", "--sources"), ("limit", "--limit"),
              ("evaluators", "--evaluators"), ("specs", "--specs"), ("budget", "--budget"), ("seeds", "--seeds"),
-             ("examples", "--examples"), ("jobs", "-j")]
+             ("examples", "--examples"), ("mutation_inputs", "--mutation-inputs"), ("jobs", "-j")]
     for key, flag in flags:
         if key in run:
             argv += [flag, str(run[key])]
@@ -118,7 +119,8 @@ def _do_run(run: dict[str, Any], root: Path, data: Path, runs_dir: Path, results
     names = tuple(e.strip() for e in str(run.get("evaluators", "tests,hypothesis,crosshair")).split(",") if e.strip())
     settings = EvalSettings(crosshair_budget_s=float(run.get("budget", 20.0)),
                             hypothesis_seeds=tuple(int(x) for x in str(run.get("seeds", "0,1,2")).split(",")),
-                            hypothesis_examples=int(run.get("examples", 200)))
+                            hypothesis_examples=int(run.get("examples", 200)),
+                            mutation_inputs=int(run.get("mutation_inputs", 1000)))
     opts = CompareOptions(names, settings, "local", int(run.get("jobs", 1)), None, report_only)
     folder = runs_dir / run["name"]
     progress(f"run {run['name']}: {len(ds.candidates)} candidates -> {folder}")
