@@ -184,7 +184,7 @@ def _work(ch: channel.Channel) -> dict[str, Any]:
             from evalgap.verifier.engines.shield import shield_module
 
             shield_module(importlib.import_module(req["target_module"]))
-        harness = importlib.import_module(req["harness"])
+        harness = ch.import_harness(req["harness"])
         fn = getattr(harness, req["function"])
     except BaseException as exc:  # noqa: BLE001 - anything the target does at import time is data
         return {"error": f"{type(exc).__name__}: {exc}", "stage": "import",

@@ -118,7 +118,7 @@ def _work(ch: channel.Channel) -> dict[str, Any]:
     except Exception as exc:  # noqa: BLE001 - the spec's schema file
         return {**extra, "outcome": "error", "stage": "schema", "message": f"{type(exc).__name__}: {exc}"}
     try:
-        harness = importlib.import_module(req["harness"])
+        harness = ch.import_harness(req["harness"])
         check = getattr(harness, req["function"])
         target = importlib.import_module(req["target_module"])
         migrate = getattr(target, req["migrate"], None)

@@ -18,7 +18,6 @@ anything: a result may then depend on how often the code ran).
 
 from __future__ import annotations
 
-import importlib
 import math
 import os
 import random
@@ -87,7 +86,7 @@ def _work(ch: channel.Channel) -> dict[str, Any]:
     ch.install_guard()
     ch.start_record()
     try:
-        harness = importlib.import_module(req["harness"])
+        harness = ch.import_harness(req["harness"])
         fn = getattr(harness, req["function"])
         ch.watch_function(f"{req['harness']}.{req['function']}", fn)
         ch.watch(req["harness"], harness)

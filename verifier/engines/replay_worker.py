@@ -28,7 +28,6 @@ blocked while the target ran.
 
 from __future__ import annotations
 
-import importlib
 import os
 import sys
 import traceback
@@ -153,7 +152,7 @@ def _work(ch: channel.Channel) -> dict[str, Any]:
     ch.install_guard()
     ch.start_record()
     try:
-        harness = importlib.import_module(req["harness"])
+        harness = ch.import_harness(req["harness"])
         fn = getattr(harness, req["function"])
         ch.watch_function(f"{req['harness']}.{req['function']}", fn)
         ch.watch(req["harness"], harness)

@@ -21,7 +21,6 @@ had PCT runs), ``max_width`` (most callbacks ready at once) and ``blocked``.
 
 from __future__ import annotations
 
-import importlib
 import sys
 import traceback
 from typing import Any
@@ -55,7 +54,7 @@ def _work(ch: channel.Channel) -> dict[str, Any]:
     ch.install_guard()
     ch.start_record()
     try:
-        harness = importlib.import_module(req["harness"])
+        harness = ch.import_harness(req["harness"])
         fn = getattr(harness, req["function"])
         ch.watch_function(f"{req['harness']}.{req['function']}", fn)
         ch.watch(req["harness"], harness)

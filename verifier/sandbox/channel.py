@@ -33,14 +33,17 @@ import json.decoder
 import json.encoder
 import json.scanner
 import importlib
-import itertools
-import operator
 import os
 import sys
 import types
 from typing import Any, Callable, Iterable, TypedDict
 
-from evalgap.verifier.sandbox import guard, record
+from evalgap.verifier.sandbox import guard, harness_load, record, snapshot
+from evalgap.verifier.sandbox.snapshot import MISSING as _MISSING
+from evalgap.verifier.sandbox.snapshot import Watch as _Watch
+from evalgap.verifier.sandbox.snapshot import function_parts as _function_parts
+from evalgap.verifier.sandbox.snapshot import is_entry as _is_entry
+from evalgap.verifier.sandbox.snapshot import same as _same
 
 __all__ = ["Channel", "run", "encode", "WorkerRequest", "WorkerResult"]
 
@@ -80,22 +83,14 @@ class WorkerResult(TypedDict, total=False):
 
 # ------------------------------------------------------------------ bound before any target code runs
 _isinstance, _repr, _len, _list, _tuple, _str, _type = isinstance, repr, len, list, tuple, str, type
-_getattr, _vars, _callable, _id, _sorted = getattr, vars, callable, id, sorted
+_getattr, _vars, _sorted = getattr, vars, sorted
 _dict_get = dict.get
-_FunctionType, _MethodType = types.FunctionType, types.MethodType
-# the comparison's loops run in C (``all(map(is_, ...))``): an identity test cannot be answered by the
-# compared objects (``==`` could: a replacement's ``__eq__``), and no Python frame runs per entry
-_all, _map, _zip, _repeat, _is = all, map, zip, itertools.repeat, operator.is_
-_FUNC = operator.attrgetter("__func__")
-#: what a function runs besides its identity: its code, defaults and keyword defaults (getset descriptors of
-#: the builtin function type, which no target can replace)
-_FN_PARTS = (operator.attrgetter("__code__"), operator.attrgetter("__defaults__"),
-             operator.attrgetter("__kwdefaults__"))
 
 
 #: the modules a fork server loaded before forking (:func:`preload`), name -> module: evalgap's, its
 #: engines' and the standard library's, loaded before any target ran; :meth:`Channel.watch_state` skips them
-#: when the same module object is still there (resolving ~300 files' real paths costs ~30 ms a job)
+#: when the same module object is still there (resolving ~300 files' real paths costs ~30 ms a job). Each
+#: :class:`Channel` copies it when it opens, before any target code runs: what a target adds later is not read.
 _PRELOADED: dict[str, Any] = {}
 
 
@@ -107,9 +102,6 @@ def preload() -> None:
 def _module_entry(name: str) -> Callable[[], Any]:
     """A reader of ``sys.modules[name]`` looked up at each call (a replaced ``sys.modules`` is seen)."""
     return lambda: _dict_get(sys.modules, name)
-
-
-_MISSING = object()
 
 
 def _default(obj: Any) -> str:
@@ -138,98 +130,6 @@ def _c_encoder() -> Callable[[Any], str] | None:
 encode: Callable[[Any], str] = _c_encoder() or _py_encoder()
 
 
-def _is_entry(value: Any) -> bool:
-    """Entries worth watching in a module or class: functions, classes, methods, descriptors (not data,
-    which libraries legitimately update)."""
-    return _callable(value) or _isinstance(value, (staticmethod, classmethod, property))
-
-
-def _code_of(value: Any) -> tuple[Any, ...] | None:
-    """What a function entry runs, besides its identity: its code, defaults and keyword defaults (a target
-    can keep the function object and swap its ``__code__``); for a static or class method or a bound
-    method, those of the function inside; None for other entries."""
-    fn = value
-    if _isinstance(value, (staticmethod, classmethod)):
-        fn = value.__func__
-    elif _type(value) is _MethodType:
-        fn = value.__func__
-    if _type(fn) is not _FunctionType:
-        return None
-    return (fn.__code__, fn.__defaults__, fn.__kwdefaults__)
-
-
-def _parts(fns: tuple[Any, ...]) -> tuple[tuple[Any, ...], ...]:
-    """The code, defaults and keyword defaults of each of ``fns`` (functions), as three tuples."""
-    return _tuple(_tuple(_map(get, fns)) for get in _FN_PARTS)
-
-
-def _parts_same(fns: tuple[Any, ...], parts: tuple[tuple[Any, ...], ...]) -> bool:
-    code, defaults, kwdefaults = _FN_PARTS
-    return (_all(_map(_is, _map(code, fns), parts[0])) and _all(_map(_is, _map(defaults, fns), parts[1]))
-            and _all(_map(_is, _map(kwdefaults, fns), parts[2])))
-
-
-class _Watch:
-    """One snapshot: ``entries`` of ``owner``, with the functions among them (``plain``) and the function
-    wrappers (static and class methods, bound methods: ``wrapped``, whose ``__func__`` a target can rebind
-    in place with ``staticmethod.__init__``) and the code, defaults and keyword defaults of every function."""
-
-    __slots__ = ("label", "owner", "entries", "keys", "values", "plain", "plain_parts", "wrapped", "inner",
-                 "inner_fns", "inner_parts")
-
-    def __init__(self, label: str, owner: Any, entries: dict[str, Any]) -> None:
-        self.label, self.owner, self.entries = label, owner, entries
-        self.keys, self.values = _tuple(entries), _tuple(entries.values())
-        self.plain = _tuple(v for v in self.values if _type(v) is _FunctionType)
-        self.plain_parts = _parts(self.plain)
-        self.wrapped = _tuple(v for v in self.values
-                              if _isinstance(v, (staticmethod, classmethod)) or _type(v) is _MethodType)
-        self.inner = _tuple(_map(_FUNC, self.wrapped))
-        self.inner_fns = _tuple(f for f in self.inner if _type(f) is _FunctionType)
-        self.inner_parts = _parts(self.inner_fns)
-
-    def intact(self) -> bool:
-        """Whether every entry, every wrapper's function and every function's code, defaults and keyword
-        defaults are still the snapshot's objects (identity only; C loops)."""
-        now = _vars(self.owner)  # a dict or a class's mappingproxy: their C get() cannot be patched
-        return (_all(_map(_is, _map(now.get, self.keys, _repeat(_MISSING)), self.values))
-                and _parts_same(self.plain, self.plain_parts)
-                and _all(_map(_is, _map(_FUNC, self.wrapped), self.inner))
-                and _parts_same(self.inner_fns, self.inner_parts))
-
-    def changes(self) -> list[str]:
-        """What differs, one line per entry (``label.name removed``/``replaced``/``rewritten ...``)."""
-        now = _vars(self.owner)
-        codes = {id(v): c for v in self.values if (c := _snapshot_code(self, v)) is not None}
-        out = []
-        for key, old in _zip(self.keys, self.values):
-            cur = now.get(key, _MISSING)
-            if cur is not old:
-                out.append(f"{self.label}.{key} {'removed' if cur is _MISSING else 'replaced'}")
-                continue
-            code = codes.get(id(old))
-            if code is not None and not _same(_code_of(cur), code):
-                out.append(f"{self.label}.{key} rewritten (its __code__ or defaults)")
-        return out
-
-
-def _snapshot_code(w: _Watch, value: Any) -> tuple[Any, ...] | None:
-    """The code, defaults and keyword defaults the snapshot ``w`` holds for its entry ``value`` (a function
-    or a wrapper of one), or None."""
-    for fns, parts, owners in ((w.plain, w.plain_parts, w.plain), (w.inner_fns, w.inner_parts, None)):
-        for i, fn in enumerate(fns):
-            if (owners is not None and fn is value) or (owners is None and fn is _inner_of(w, value)):
-                return _tuple(p[i] for p in parts)
-    return None
-
-
-def _inner_of(w: _Watch, value: Any) -> Any:
-    for wrapper, inner in _zip(w.wrapped, w.inner):
-        if wrapper is value:
-            return inner
-    return _MISSING
-
-
 class Channel:
     """A worker's request, result channel and tamper check (see the module docstring).
 
@@ -250,11 +150,17 @@ class Channel:
         self._flags: list[str] = []
         self._state: list[tuple[str, Any, dict[str, Any]]] = []
         self._recording = False
+        # read now, before any target code runs (see _PRELOADED); the import machinery as it is now: a
+        # finder or path hook put ahead of these (sys.meta_path.insert(0, ...)) can rewrite any later
+        # import, the harness's too
+        self._preloaded = dict(_PRELOADED)
+        self._meta_path, self._path_hooks = _tuple(sys.meta_path), _tuple(sys.path_hooks)
         os.environ.pop("PYTHONHASHSEED", None)
         self.watch("builtins", builtins, everything=True)
-        for mod in (json, json.encoder, json.decoder, json.scanner, sys.modules[__name__], guard, record):
+        for mod in (json, json.encoder, json.decoder, json.scanner, sys.modules[__name__], guard, record,
+                    harness_load, snapshot):
             self.watch(mod.__name__, mod)
-        for cls in (json.JSONEncoder, json.JSONDecoder, Channel):
+        for cls in (json.JSONEncoder, json.JSONDecoder, Channel, _Watch):
             self.watch(f"{cls.__module__}.{cls.__qualname__}", cls)
         for name in ("json", "json.encoder", "builtins"):
             self.watch_object(f"sys.modules[{name!r}]", _module_entry(name), sys.modules[name])
@@ -273,6 +179,18 @@ class Channel:
         importlib.invalidate_caches()
         for p in reversed(_list(paths if paths is not None else self.request.get("paths", []))):
             sys.path.insert(0, p)
+
+    def import_harness(self, name: str, _load: Any = harness_load.load_harness) -> types.ModuleType:
+        """Import the harness module ``name`` from the request's first path: the target first, then the
+        harness's own source, checked for names the target put into it
+        (:func:`evalgap.verifier.sandbox.harness_load.load_harness`; tamper signs are flagged).
+
+        Raises:
+            whatever the target's import or the harness raises (the worker reports an import error).
+        """
+        paths = _list(self.request.get("paths") or ["."])
+        module: types.ModuleType = _load(paths[0], name, self.flag)
+        return module
 
     def start_record(self) -> None:
         """Start the run-time record of the target's inputs (:mod:`evalgap.verifier.sandbox.record`): the
@@ -323,7 +241,7 @@ class Channel:
         under one of ``roots``: a change after the run means the code keeps state across calls."""
         real = [os.path.join(os.path.realpath(r), "") for r in roots if r]
         for name, mod in _list(sys.modules.items()):
-            if _dict_get(_PRELOADED, name) is mod:
+            if _dict_get(self._preloaded, name) is mod:
                 continue
             file = _getattr(mod, "__file__", None)
             if not file or not _isinstance(file, _str):
@@ -341,12 +259,19 @@ class Channel:
             self._flags.append(what)
 
     # -- the check
-    def tampered(self) -> list[str]:
-        """What differs from the snapshots (``label.name replaced``/``removed``) and the flagged signs."""
+    def tampered(self, _intact: Any = _Watch.intact, _changes: Any = _Watch.changes, _same: Any = _same,
+                 _list: Any = _list, _len: Any = _len, _tuple: Any = _tuple, _sys: Any = sys,
+                 _MISSING: Any = _MISSING) -> list[str]:
+        """What differs from the snapshots (``label.name replaced``/``removed``) and the flagged signs.
+
+        The methods and helpers it runs are bound as defaults when this module is imported (before any
+        target code): replacing ``Channel.tampered``, ``Watch.intact`` or a helper of this module changes
+        what the target's own later calls see, not this check, and the replacement itself is reported (the
+        classes and this module are watched)."""
         out = _list(self._flags)
         for w in self._watches:
-            if not w.intact():
-                out += w.changes()
+            if not _intact(w):
+                out += _changes(w)
         for label, read, expected in self._objects:
             try:
                 cur = read()
@@ -354,10 +279,17 @@ class Channel:
                 cur = _MISSING
             if not _same(cur, expected):
                 out.append(f"{label} replaced")
-        return out[:20]
+        for label, now, then in (("sys.meta_path", _sys.meta_path, self._meta_path),
+                                 ("sys.path_hooks", _sys.path_hooks, self._path_hooks)):
+            if not _same(_tuple(now[:_len(then)]), then):
+                out.append(f"{label} changed (a finder or hook put ahead of the interpreter's own)")
+        first: list[str] = out[:20]
+        return first
 
-    def state_changes(self) -> list[str]:
-        """Numeric module globals of the target that changed since :meth:`watch_state` (``mod.name: a -> b``)."""
+    def state_changes(self, _vars: Any = _vars, _dict_get: Any = _dict_get, _type: Any = _type,
+                      _repr: Any = _repr, _MISSING: Any = _MISSING) -> list[str]:
+        """Numeric module globals of the target that changed since :meth:`watch_state` (``mod.name: a -> b``;
+        its helpers bound at import, see :meth:`tampered`)."""
         out = []
         for name, mod, nums in self._state:
             now = _vars(mod)
@@ -367,58 +299,28 @@ class Channel:
                     out.append(f"{name}.{key}: {_repr(old)[:40]} -> {_repr(cur)[:40]}")
         return out[:10]
 
-    def send(self, data: dict[str, Any]) -> None:
+    def send(self, data: dict[str, Any], _tampered: Any = tampered, _state_changes: Any = state_changes,
+             _installed_root: Any = guard.installed_root, _blocked: Any = guard.BLOCKED,
+             _collect: Any = record.collect, _encode: Any = encode, _list: Any = _list) -> None:
         """Write the result once (later calls are ignored): the tamper check's verdict replaces ``data``
-        when anything was changed; ``blocked`` and ``state_changed`` are added."""
+        when anything was changed; ``blocked`` and ``state_changed`` are added. What it runs is bound when
+        this module is imported (see :meth:`tampered`)."""
         if self._sent:
             return
         self._sent = True
-        changed = self.tampered()
+        changed = _tampered(self)
         if changed:
             data = {"tampered": changed, "error": f"tampered: {changed[0]}", "stage": "integrity",
                     "outcome": "tampered", "reason": f"tampered: {'; '.join(changed[:3])}"}
-        state = self.state_changes()
+        state = _state_changes(self)
         if state:
             data["state_changed"] = state
-        if guard.installed_root() is not None:
-            data["blocked"] = _list(guard.BLOCKED)
+        if _installed_root() is not None:
+            data["blocked"] = _list(_blocked)
         if self._recording:
-            data["inputs"] = record.collect()
-        self._out.write(encode(data))
+            data["inputs"] = _collect()
+        self._out.write(_encode(data))
         self._out.close()
-
-
-def _function_parts(fn: Any) -> tuple[Any, ...]:
-    """The function objects, code, defaults, closure cells and cells' contents (and the code of the functions
-    held there), and icontract contracts of
-    ``fn`` and of what it wraps (``__wrapped__``), compared by identity after the run."""
-    parts: list[Any] = []
-    seen = 0
-    while fn is not None and seen < 8:
-        seen += 1
-        closure = _getattr(fn, "__closure__", None)
-        parts += [fn, _getattr(fn, "__code__", None), _getattr(fn, "__defaults__", None), closure]
-        # a cell's contents can be rebound in place (``cell.cell_contents = x``): the cell stays the same
-        for cell in closure or ():
-            try:
-                held = cell.cell_contents
-            except ValueError:  # an empty cell
-                held = None
-            parts.append(held)
-            parts += _code_of(held) or ()  # a function held there keeps its identity when its code is swapped
-        for attr in ("__preconditions__", "__postconditions__", "__postcondition_snapshots__"):
-            for group in _getattr(fn, attr, None) or ():
-                for c in (group if _isinstance(group, _list) else [group]):
-                    cond = _getattr(c, "condition", None)
-                    parts += [c, cond, _getattr(cond, "__code__", None)]
-        fn = _getattr(fn, "__wrapped__", None)
-    return _tuple(parts)
-
-
-def _same(a: Any, b: Any) -> bool:
-    if _isinstance(a, tuple) and _isinstance(b, tuple):
-        return _len(a) == _len(b) and all(x is y for x, y in zip(a, b))
-    return a is b
 
 
 def contracts_enforced(process: str) -> str | None:
@@ -456,7 +358,8 @@ def enforcement_error(process: str) -> dict[str, Any] | None:
     return None
 
 
-def run(argv: list[str], work: Callable[[Channel], dict[str, Any]]) -> int:
+def run(argv: list[str], work: Callable[[Channel], dict[str, Any]], _Channel: Any = Channel,
+        _send: Any = Channel.send) -> int:
     """The scaffold's main: open the channel, run ``work`` (its returned dict is the result), send it.
 
     Args:
@@ -466,11 +369,15 @@ def run(argv: list[str], work: Callable[[Channel], dict[str, Any]]) -> int:
 
     Returns:
         0 (the exit code; what happened is in the result).
+
+    ``Channel`` and ``Channel.send`` are bound as defaults when this module is imported: the result goes out
+    through them, not through whatever the target made of them.
     """
-    ch = Channel(argv)
+    ch = _Channel(argv)
     try:
         data = work(ch)
     except BaseException as exc:  # noqa: BLE001 - anything the target does is data
         data = {"error": f"worker error: {type(exc).__name__}: {str(exc)[:500]}", "stage": "worker"}
-    ch.send(data)
+    _send(ch, data)
     return 0
+

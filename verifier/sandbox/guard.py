@@ -51,6 +51,17 @@ _CTYPES_EVENTS = {"ctypes.dlopen", "ctypes.dlsym", "ctypes.dlsym/handle", "ctype
                   "ctypes.wstring_at"}
 _WATCHED = ({"open", "os.kill", "os.killpg"} | set(_PATH_EVENTS) | _PROCESS_EVENTS | _SOCKET_EVENTS
             | _CTYPES_EVENTS | _SQLITE_EVENTS)
+#: assigning or deleting a function's code, defaults or keyword defaults: blocked for evalgap's own functions
+#: (the tamper check's and the workers'), whose code lives under :data:`_OWN_DIR`
+_FUNCTION_EVENTS = frozenset({"object.__setattr__", "object.__delattr__"})
+_FUNCTION_ATTRS = frozenset({"__code__", "__defaults__", "__kwdefaults__"})
+_OWN_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "")
+_FunctionType = type(lambda: None)
+
+
+def _own_function(obj: Any, _type: Any = type, _fn: Any = _FunctionType, _dir: str = _OWN_DIR) -> bool:
+    """Whether ``obj`` is a function whose code is evalgap's verifier's (a file under :data:`_OWN_DIR`)."""
+    return _type(obj) is _fn and obj.__code__.co_filename.startswith(_dir)
 
 #: Human-readable descriptions of the operations blocked so far in this process (first 20).
 BLOCKED: list[str] = []
@@ -106,38 +117,53 @@ def _block(what: str) -> NoReturn:
     raise SandboxBlocked(f"evalgap sandbox blocked {what}")
 
 
-def _hook(event: str, args: tuple[Any, ...]) -> None:
-    if event not in _WATCHED or _state["busy"]:
-        return
-    root = _state["root"]
-    _state["busy"] = True  # realpath/getcwd must not re-enter the hook's checks
-    try:
-        if event == "open":
-            path, _mode, flags = args
-            if isinstance(flags, int) and flags & _WRITE_FLAGS and not _inside(path, root):
-                _block(f"a write to {os.fsdecode(path)!s} outside the worker folder")
-        elif event in _PATH_EVENTS:
-            for at, fd_at in _PATH_EVENTS[event]:
-                p = args[at] if at < len(args) else None
-                d = args[fd_at] if fd_at is not None and fd_at < len(args) else None
-                if p is not None and not _inside(p, root, d if isinstance(d, int) else None, fd_ok=False):
-                    _block(f"{event} on {p!s} outside the worker folder")
-        elif event == "sqlite3.connect":
-            db = os.fsdecode(args[0]) if isinstance(args[0], (str, bytes, os.PathLike)) else ""
-            if db not in ("", ":memory:") and not _inside(db.removeprefix("file:").split("?")[0], root):
-                _block(f"sqlite3.connect({db!r}) outside the worker folder")
+def _make_hook(root: str) -> Any:
+    """The audit hook for ``root``. What it reads is bound here, once, before any target code runs: the
+    watched events (a frozenset), the root (a string), its re-entry flag (a closure cell no module global
+    reaches), :func:`_block` and :func:`_inside`. A target that rebinds ``guard._state``, ``guard._WATCHED``
+    or ``guard._block`` changes nothing the hook does; replacing the code or defaults of one of evalgap's
+    functions (``_hook.__defaults__ = ...``, ``Channel.tampered.__code__ = ...``) is itself blocked."""
+    watched = frozenset(_WATCHED | _FUNCTION_EVENTS)
+    busy = [False]
 
-        elif event in _PROCESS_EVENTS:
-            _block(f"starting a process ({event})")
-        elif event in ("os.kill", "os.killpg"):
-            if not (event == "os.kill" and args and args[0] == os.getpid()):
-                _block(f"a signal to another process ({event})")
-        elif event in _SOCKET_EVENTS:
-            _block(f"network access ({event})")
-        elif event in _CTYPES_EVENTS:
-            _block(f"a foreign-function or raw-memory call ({event})")
-    finally:
-        _state["busy"] = False
+    def hook(event: str, args: tuple[Any, ...], _watched: Any = watched, _busy: Any = busy, _root: str = root,
+             _block: Any = _block, _inside: Any = _inside, _own: Any = _own_function,
+             _path_events: Any = dict(_PATH_EVENTS), _process: Any = frozenset(_PROCESS_EVENTS),
+             _socket: Any = frozenset(_SOCKET_EVENTS), _ctypes: Any = frozenset(_CTYPES_EVENTS),
+             _fn_attrs: Any = _FUNCTION_ATTRS, _write: int = _WRITE_FLAGS) -> None:
+        if event not in _watched or _busy[0]:
+            return
+        _busy[0] = True  # realpath/getcwd must not re-enter the hook's checks
+        try:
+            if event == "open":
+                path, _mode, flags = args
+                if isinstance(flags, int) and flags & _write and not _inside(path, _root):
+                    _block(f"a write to {os.fsdecode(path)!s} outside the worker folder")
+            elif event in _path_events:
+                for at, fd_at in _path_events[event]:
+                    p = args[at] if at < len(args) else None
+                    d = args[fd_at] if fd_at is not None and fd_at < len(args) else None
+                    if p is not None and not _inside(p, _root, d if isinstance(d, int) else None, fd_ok=False):
+                        _block(f"{event} on {p!s} outside the worker folder")
+            elif event == "sqlite3.connect":
+                db = os.fsdecode(args[0]) if isinstance(args[0], (str, bytes, os.PathLike)) else ""
+                if db not in ("", ":memory:") and not _inside(db.removeprefix("file:").split("?")[0], _root):
+                    _block(f"sqlite3.connect({db!r}) outside the worker folder")
+            elif event in _process:
+                _block(f"starting a process ({event})")
+            elif event in ("os.kill", "os.killpg"):
+                if not (event == "os.kill" and args and args[0] == os.getpid()):
+                    _block(f"a signal to another process ({event})")
+            elif event in _socket:
+                _block(f"network access ({event})")
+            elif event in _ctypes:
+                _block(f"a foreign-function or raw-memory call ({event})")
+            elif len(args) > 1 and args[1] in _fn_attrs and _own(args[0]):
+                _block(f"replacing {args[1]} of evalgap's function {getattr(args[0], '__qualname__', '?')}")
+        finally:
+            _busy[0] = False
+
+    return hook
 
 
 def _sqlite_authorizer(action: int, *_: Any) -> int:
@@ -223,4 +249,4 @@ def install(root: str) -> None:
         _wrap_sqlite()
     except ImportError:  # pragma: no cover - a Python without sqlite3 has no ATTACH either
         pass
-    sys.addaudithook(_hook)
+    sys.addaudithook(_make_hook(real))

@@ -1,0 +1,163 @@
+"""Loading a generated harness in a worker so that the code under check cannot rewrite it on the way in.
+
+A harness (``evalgap_harness_*.py``, written by the parent process) imports the target module near its top and
+then defines its check functions, whose annotations and contracts are evaluated as they are defined. Imported
+with :func:`importlib.import_module`, two things of the target's could change it before the tamper check's
+snapshot of the harness is taken:
+
+* a finder or loader the target put in ``sys.meta_path`` / ``sys.path_hooks`` (it could run its own code before
+  the harness's, e.g. bind ``int = bool`` in the harness's globals so that ``def check(n: int)`` gives
+  CrossHair a ``bool`` to explore, or load another file altogether);
+* the target's own code running while the harness executes (its import, a module ``__getattr__``, a finalizer),
+  writing names into the harness's globals or rebinding the ones imported before it (``icontract``).
+
+:func:`load_harness` therefore imports the target first (its import-time code runs then, before the harness),
+loads what the harness imports before that, executes the harness's source itself (read from its file in the harness folder: no finder or loader is
+consulted), with the garbage collector paused, and then checks that the harness's globals hold only the names
+its own source binds, with every imported name the module it names. Anything else is reported through ``flag``
+(the run becomes ``unknown (tampered)``). :class:`evalgap.verifier.sandbox.channel.Channel` binds this module's
+functions when it is imported, before any target code, and watches it.
+"""
+
+from __future__ import annotations
+
+import ast
+import gc
+import importlib
+import importlib.util
+import os
+import sys
+import types
+from typing import Any, Callable
+
+__all__ = ["load_harness", "harness_names"]
+
+_DUNDERS = frozenset({"__name__", "__doc__", "__package__", "__loader__", "__spec__", "__file__", "__cached__",
+                      "__builtins__", "__annotations__"})
+_MISSING = object()
+
+
+def _stores(node: ast.AST, out: set[str]) -> None:
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
+            out.add(sub.id)
+        elif isinstance(sub, ast.Global):
+            out.update(sub.names)
+        elif isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            out.add(sub.name)
+        elif (isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name) and sub.func.id == "exec" and sub.args
+              and isinstance(sub.args[0], ast.Call) and sub.args[0].args
+              and isinstance(sub.args[0].args[0], ast.Constant) and isinstance(sub.args[0].args[0].value, str)):
+            # exec(compile('<source>', ...)) at the top: the stand-ins the harness defines from a string
+            try:
+                _stores(ast.parse(sub.args[0].args[0].value), out)
+            except SyntaxError:
+                pass
+
+
+def harness_names(source: str) -> tuple[frozenset[str], tuple[tuple[str, str, str | None], ...]]:
+    """The names a harness's top level binds, and its imports.
+
+    Args:
+        source: the harness's Python source.
+
+    Returns:
+        ``(names, imports)``: every name the source can bind at module level (assignments, definitions,
+        imports, ``global`` statements, the top-level ``exec(compile('...'))`` of stand-ins), and one
+        ``(bound name, module, attribute or None)`` per imported name (``import a.b`` binds ``a`` to module
+        ``a``; ``from m import x as y`` binds ``y`` to ``m.x``).
+
+    Raises:
+        SyntaxError: the source does not parse.
+    """
+    tree = ast.parse(source)
+    names: set[str] = set()
+    imports: list[tuple[str, str, str | None]] = []
+    for stmt in tree.body:
+        if isinstance(stmt, ast.Import):
+            for a in stmt.names:
+                bound = a.asname or a.name.split(".")[0]
+                imports.append((bound, a.name if a.asname else a.name.split(".")[0], None))
+                names.add(bound)
+        elif isinstance(stmt, ast.ImportFrom) and stmt.level == 0 and stmt.module:
+            for a in stmt.names:
+                if a.name != "*":
+                    imports.append((a.asname or a.name, stmt.module, a.name))
+                    names.add(a.asname or a.name)
+        else:
+            _stores(stmt, names)
+    return frozenset(names), tuple(imports)
+
+
+def _target_of(tree_source: str) -> str | None:
+    """The module the harness checks: its ``_EG_TARGET = '...'`` (None when it has none)."""
+    for stmt in ast.parse(tree_source).body:
+        if (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
+                and stmt.targets[0].id == "_EG_TARGET" and isinstance(stmt.value, ast.Constant)
+                and isinstance(stmt.value.value, str)):
+            return stmt.value.value
+    return None
+
+
+def load_harness(folder: str, name: str, flag: Callable[[str], None], _names: Any = harness_names,
+                 _target_of: Any = _target_of, _exec: Any = exec, _compile: Any = compile,
+                 _gc_disable: Any = gc.disable, _gc_enable: Any = gc.enable, _gc_isenabled: Any = gc.isenabled,
+                 _sys: Any = sys, _vars: Any = vars, _getattr: Any = getattr, _sorted: Any = sorted,
+                 _import: Any = importlib.import_module,
+                 _spec_from_file: Any = importlib.util.spec_from_file_location,
+                 _module_from_spec: Any = importlib.util.module_from_spec, _open: Any = open) -> types.ModuleType:
+    """Import harness ``name`` from ``folder`` as described in the module docstring.
+
+    Args:
+        folder: the harness folder (the request's first path).
+        name: the harness module's name (its file is ``folder/name.py``; a name with no such file, a
+            library module named as the "harness" by a test, is imported as usual).
+        flag: called with a description of each tamper sign found (the channel's ``flag``).
+
+    Returns:
+        The harness module (also in ``sys.modules[name]``).
+
+    Raises:
+        OSError, SyntaxError: the harness file cannot be read or parsed (the worker reports an import error);
+        whatever the target's import or the harness's own code raises.
+    """
+    path = os.path.join(folder, f"{name}.py")
+    if not os.path.isfile(path):  # not a generated harness (a module of the library, in tests): import it
+        module: types.ModuleType = _import(name)
+        return module
+    with _open(path, encoding="utf-8") as fh:
+        source = fh.read()
+    names, imports = _names(source)
+    target = _target_of(source)
+    # what the harness imports (the standard library, icontract, typing), loaded before any target code runs:
+    # a module the target planted in sys.modules, or a module attribute it rebinds, is then seen below
+    for _, mod, _ in imports:
+        if mod != target and mod != "__future__":
+            _import(mod)
+    wants = {}
+    for bound, mod, attr in imports:
+        origin = _sys.modules.get(mod, _MISSING)
+        wants[bound] = (mod, attr, origin if attr is None else _getattr(origin, attr, _MISSING))
+    if target:
+        _import(target)  # the target's import-time code runs now, before the harness's
+    if _sys.gettrace() is not None or _sys.getprofile() is not None:
+        flag("a trace or profile function was set while the target was imported")
+    spec = _spec_from_file(name, path)
+    module = _module_from_spec(spec)
+    _sys.modules[name] = module
+    code = _compile(source, path, "exec")
+    collecting = _gc_isenabled()
+    _gc_disable()  # no finalizer of the target's runs while the harness executes
+    try:
+        _exec(code, _vars(module))
+    finally:
+        if collecting:
+            _gc_enable()
+    found = _vars(module)
+    extra = [k for k in found if k not in names and k not in _DUNDERS]
+    if extra:
+        flag(f"{name}: names put into the harness while it was executed: {', '.join(_sorted(extra)[:5])}")
+    for bound, (mod, attr, want) in wants.items():
+        if want is not _MISSING and found.get(bound, _MISSING) is not want:
+            flag(f"{name}.{bound} is not what the harness imported ({mod}{'.' + attr if attr else ''})")
+    return module
