@@ -16,7 +16,7 @@ Two stages, both resumable ``evalgap compare`` runs:
    ``STEM.json`` and ``STEM_rates.csv`` like an ``evalgap tables`` run.
 
 Usage: ``python benchmarks/unseen_programs.py --data ../shared/data --runs DIR [--part eval] [--screen 400]
-[--right 25] [--seed 0] [--budget 2] [--mutants 2] [--screened-only] [--publish docs/results --stem
+[--right 25] [--seed 0] [--budget 2] [--mutants 2] [--union A,B] [--screened-only] [--publish docs/results --stem
 unseen_nl2postcond_eval]``.
 """
 
@@ -53,6 +53,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--evaluators", default="tests,ground-truth,crosshair,crosshair-prop,hypothesis")
     ap.add_argument("--screened-only", action="store_true", help="use the programs the screen has finished so far "
                     "(run no more of it; the report says how many were screened)")
+    ap.add_argument("--union", action="append", default=[], help="also report this union (A,B; repeatable)")
     ap.add_argument("--publish", type=Path)
     ap.add_argument("--stem", default="unseen_nl2postcond_eval")
     a = ap.parse_args(argv)
@@ -90,7 +91,8 @@ def main(argv: list[str] | None = None) -> int:
     names = tuple(e.strip() for e in a.evaluators.split(",") if e.strip())
     settings = EvalSettings(crosshair_budget_s=a.budget, hypothesis_seeds=(0,), hypothesis_examples=50)
     s = run_compare(Dataset(ds.name + " (unseen: screened gap and right programs)", ds.tasks, tuple(cands), ds.origin),
-                    a.runs / a.stem, CompareOptions(names, settings), plots=False,
+                    a.runs / a.stem, CompareOptions(names, settings, unions=tuple(
+                        tuple(e.strip() for e in u.split(",") if e.strip()) for u in a.union)), plots=False,
                     progress=lambda d, t: print(f"{d}/{t}", flush=True))
     cmd = " ".join(["python benchmarks/unseen_programs.py", *(argv if argv is not None else sys.argv[1:])])
     if a.publish:

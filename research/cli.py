@@ -30,6 +30,9 @@ def finite_seconds(ctx: click.Context, param: click.Parameter, value: float | No
 @click.option("--evaluators", default="tests,hypothesis,crosshair", show_default=True,
               help="Comma-separated: tests, ground-truth, crosshair, crosshair-prop, hypothesis, hypothesis-const, "
                    "mutation (the ground truth is always run).")
+@click.option("--union", "unions", multiple=True, help="Also report the union of these comma-separated "
+              "evaluators (rejected when any of them rejects inside the domain), e.g. crosshair,mutation; "
+              "repeatable; summary only.")
 @click.option("--executor", type=click.Choice(["local", "ray"]), default="local", show_default=True)
 @click.option("--ray-address", help="Ray cluster address (default: start a local instance).")
 @click.option("-o", "--output", "out", type=click.Path(path_type=Path), default=Path("compare-out"),
@@ -60,7 +63,7 @@ def finite_seconds(ctx: click.Context, param: click.Parameter, value: float | No
 @click.option("--no-plots", is_flag=True, help="Do not write plots.")
 @click.option("--specs", type=click.Path(path_type=Path), help="Folder of property specs (HumanEval_N.req) "
               "for the crosshair-prop evaluator (adapters only).")
-def compare(dataset: str, evaluators: str, executor: str, ray_address: str | None, out: Path, jobs: int | None,
+def compare(dataset: str, evaluators: str, unions: tuple[str, ...], executor: str, ray_address: str | None, out: Path, jobs: int | None,
             budget: float | None, seeds: str, mutation_inputs: int, examples: int | None, tasks: str | None, sources: str | None,
             limit: int | None, sample: int | None, where: str | None, mutants: int | None, sample_seed: int, oracle_inputs: bool, part: str | None,
             no_plots: bool, specs: Path | None) -> None:
@@ -90,7 +93,13 @@ def compare(dataset: str, evaluators: str, executor: str, ray_address: str | Non
                              oracle_inputs, parse_where(where), mutants)
         settings = EvalSettings(crosshair_budget_s=budget, hypothesis_seeds=tuple(int(x) for x in seeds.split(",")),
                                 hypothesis_examples=examples, mutation_inputs=mutation_inputs)
-        opts = CompareOptions(names, settings, executor, jobs, ray_address)
+        groups = tuple(tuple(e.strip() for e in u.split(",") if e.strip()) for u in unions)
+        missing = [e for g in groups for e in g if e not in names and e != "ground-truth"]
+        if missing:
+            fail(f"--union names evaluators not in --evaluators: {', '.join(missing)}", prefix="evalgap compare: ")
+        if any(len(g) < 2 for g in groups):
+            fail("--union needs at least two comma-separated evaluators", prefix="evalgap compare: ")
+        opts = CompareOptions(names, settings, executor, jobs, ray_address, unions=groups)
         with Progress(transient=True) as bar:
             tid = bar.add_task("programs", total=None)
             summary = run_compare(ds, out, opts, not no_plots,

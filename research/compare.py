@@ -42,6 +42,8 @@ class CompareOptions:
         ray_address: Ray cluster address (None: start or join a local instance).
         report_only: run nothing; report the programs already finished in ``progress.jsonl`` (a partial
             run's figures; the candidates not yet evaluated are left out and counted in ``pending``).
+        unions: evaluator unions reported beside the evaluators (:mod:`evalgap.research.unions`; summary only:
+            they run nothing and are not part of the cache key).
     """
 
     evaluators: tuple[str, ...]
@@ -50,6 +52,7 @@ class CompareOptions:
     jobs: int = 1
     ray_address: str | None = None
     report_only: bool = False
+    unions: tuple[tuple[str, ...], ...] = ()
 
 
 @dataclass(frozen=True)

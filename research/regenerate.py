@@ -5,7 +5,8 @@ The manifest (``docs/results/tables.toml``) has three kinds of entries, run in t
 * ``[[run]]``: one ``evalgap compare`` run (keys: ``name``, ``dataset`` with ``{data}`` for the data folder,
   and the compare options ``part``, ``where``, ``sample``, ``seed``, ``mutants``, ``tasks``, ``sources``,
   ``limit``, ``evaluators``, ``specs``, ``budget``, ``seeds``, ``examples``, ``mutation_inputs``,
-  ``oracle_inputs``; ``publish``: the stem of the published files). It runs in ``RUNS/NAME`` (resumable: a rerun reuses every finished program)
+  ``unions`` (a list of ``"a,b"``), ``oracle_inputs``; ``publish``: the stem of the published files). It runs
+  in ``RUNS/NAME`` (resumable: a rerun reuses every finished program)
   and publishes ``STEM.md`` (the summary, headed by the equivalent ``evalgap compare`` command), ``STEM.json``
   (the summary's figures: task IDs, run numbers, verdicts, counterexample inputs; never a program's code) and
   ``STEM_rates.csv`` (every rate with its 95 % Wilson interval);
@@ -40,7 +41,7 @@ __all__ = ["Manifest", "load_manifest", "regenerate", "agree", "comparison_rows"
 
 _RUN_KEYS = {"name", "dataset", "part", "where", "sample", "seed", "mutants", "tasks", "sources", "limit",
              "evaluators", "specs", "budget", "seeds", "examples", "oracle_inputs", "publish", "jobs",
-             "mutation_inputs"}
+             "mutation_inputs", "unions"}
 _GT = "ground-truth"
 
 
@@ -98,6 +99,8 @@ def compare_command(run: dict[str, Any], data: str, runs_dir: str) -> str:
     for key, flag in flags:
         if key in run:
             argv += [flag, str(run[key])]
+    for union in run.get("unions", []):
+        argv += ["--union", str(union)]
     if run.get("oracle_inputs"):
         argv.append("--oracle-inputs")
     argv += ["--no-plots", "-o", f"{runs_dir}/{run['name']}"]
@@ -121,7 +124,8 @@ def _do_run(run: dict[str, Any], root: Path, data: Path, runs_dir: Path, results
                             hypothesis_seeds=tuple(int(x) for x in str(run.get("seeds", "0,1,2")).split(",")),
                             hypothesis_examples=int(run.get("examples", 200)),
                             mutation_inputs=int(run.get("mutation_inputs", 1000)))
-    opts = CompareOptions(names, settings, "local", int(run.get("jobs", 1)), None, report_only)
+    unions = tuple(tuple(e.strip() for e in str(u).split(",") if e.strip()) for u in run.get("unions", []))
+    opts = CompareOptions(names, settings, "local", int(run.get("jobs", 1)), None, report_only, unions)
     folder = runs_dir / run["name"]
     progress(f"run {run['name']}: {len(ds.candidates)} candidates -> {folder}")
     s = run_compare(ds, folder, opts, plots=False)

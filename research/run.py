@@ -12,6 +12,7 @@ from typing import Callable
 from evalgap.research.compare import CompareOptions, compare
 from evalgap.research.dataset import Candidate, Dataset, load_dataset
 from evalgap.research.domains import infer_domain
+from evalgap.research.unions import with_unions
 from evalgap.research.errors import DatasetError
 from evalgap.research.humaneval import ADAPTERS, build_dataset
 from evalgap.research.adapters_more import MORE_ADAPTERS, build_more
@@ -155,7 +156,11 @@ def run_compare(ds: Dataset, out: Path, opts: CompareOptions, plots: bool = True
         The :class:`Summary` (plots are skipped, with a note in ``summary.md``, when matplotlib is absent).
     """
     results, mutant_results = split_mutants(compare(ds, out, opts, progress))
-    s = summarize(results, {t.task_id: infer_domain(t.visible_inputs()) for t in ds.tasks if t.base_inputs})
+    domains = {t.task_id: infer_domain(t.visible_inputs()) for t in ds.tasks if t.base_inputs}
+    if opts.unions:
+        results = with_unions(results, opts.unions, domains)
+        mutant_results = with_unions(mutant_results, opts.unions, domains)
+    s = summarize(results, domains)
     s = replace(s, strength=strength_table(mutant_results))
     (out / "summary.json").write_text(json.dumps(asdict(s), indent=1), encoding="utf-8")
     (out / "results.csv").write_text(results_csv(results + mutant_results), encoding="utf-8")

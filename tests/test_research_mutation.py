@@ -4,12 +4,19 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 from typing import Any
 
-from evalgap.research.dataset import Candidate, Task
+import pytest
+
+from evalgap.research.dataset import Candidate, Dataset, Task, save_dataset
+from evalgap.research.domains import InputDomain
 from evalgap.research.evaluators import EvalSettings, evaluate
 from evalgap.research.input_mutation import InputMutator
+from evalgap.research.unions import with_unions
+from evalgap.research.verdicts import CandidateResult, EvalVerdict
 from evalgap.verifier.findings import Verdict
+from egtest import run_cli
 
 REF = "def longest(words: list[str], k: int) -> str:\n    return max(words, key=len)[:k] if words else ''\n"
 # visible inputs: short lists of short words and small k; every test the benchmark shows passes these
@@ -91,3 +98,55 @@ def test_mutation_evaluator_needs_visible_inputs_and_a_reference() -> None:
                    contract="assert k >= 0", param_types=(("words", "list[str]"), ("k", "int")))
     v = evaluate("mutation", outside, Candidate("r", "toy/y", "toy", RIGHT), SETTINGS)
     assert v.verdict is Verdict.UNKNOWN and "no visible input satisfies the contract" in v.reason
+
+
+# ------------------------------------------------------------------------------------- unions
+def _res(cid: str, **verdicts: tuple[Verdict, str | None]) -> CandidateResult:
+    return CandidateResult(cid, "toy/t", "toy", None, cid,
+                           tuple(EvalVerdict(ev.replace("_", "-"), v, f"{ev} says so", 1.0, 2.0, cx)
+                                 for ev, (v, cx) in verdicts.items()))
+
+
+def test_a_union_rejects_when_any_member_rejects_inside_the_domain() -> None:
+    domain = InputDomain(ascii_text=True, inputs=3)
+    rs = [_res("a", crosshair=(Verdict.NO_COUNTEREXAMPLE, None), mutation=(Verdict.REFUTED, "f('x')")),
+          _res("b", crosshair=(Verdict.REFUTED, "f('é')"), mutation=(Verdict.REFUTED, "f('y')")),
+          _res("c", crosshair=(Verdict.REFUTED, "f('é')"), mutation=(Verdict.NO_COUNTEREXAMPLE, None)),
+          _res("d", crosshair=(Verdict.UNKNOWN, None), mutation=(Verdict.NO_COUNTEREXAMPLE, None)),
+          _res("e", crosshair=(Verdict.NO_COUNTEREXAMPLE, None), mutation=(Verdict.NO_COUNTEREXAMPLE, None))]
+    out = {r.candidate_id: r.verdict("crosshair|mutation") for r in
+           with_unions(rs, [("crosshair", "mutation")], {"toy/t": domain})}
+    assert all(v is not None for v in out.values())
+    a, b, c, d, e = (out[k] for k in "abcde")
+    assert a is not None and a.verdict is Verdict.REFUTED and a.counterexample == "f('x')"
+    # the inside-domain counterexample is kept over the first member's outside one
+    assert b is not None and b.verdict is Verdict.REFUTED and b.counterexample == "f('y')" and b.reason.startswith("mutation")
+    assert c is not None and c.verdict is Verdict.REFUTED and c.counterexample == "f('é')"  # counted apart
+    assert d is not None and d.verdict is Verdict.UNKNOWN and "crosshair" in d.reason
+    assert e is not None and e.verdict is Verdict.NO_COUNTEREXAMPLE and e.cpu_s == 2.0 and e.wall_s == 4.0
+
+
+def test_a_union_needs_two_evaluators_that_were_run() -> None:
+    rs = [_res("a", crosshair=(Verdict.NO_COUNTEREXAMPLE, None), mutation=(Verdict.REFUTED, "f(1)"))]
+    with pytest.raises(ValueError, match="at least two"):
+        with_unions(rs, [("crosshair",)])
+    with pytest.raises(ValueError, match="hypothesis"):
+        with_unions(rs, [("crosshair", "hypothesis")])
+
+
+def test_cli_compare_reports_the_mutation_evaluator_and_a_union(tmp_path: Path) -> None:
+    task = Task("toy/longest", "longest", "prose", reference=REF, base_inputs=json.dumps(VISIBLE),
+                contract="assert k >= 0", param_types=(("words", "list[str]"), ("k", "int")),
+                tests="def check(candidate):\n    assert candidate(['ab', 'abc'], 3) == 'abc'\n",
+                ground_truth_inputs=json.dumps(VISIBLE + [[["a", "b", "c", "dddd"], 4], [["aa", "b", "c", "d"], 2]]))
+    ds = Dataset("toy", (task,), (Candidate("w", task.task_id, "toy", WRONG), Candidate("r", task.task_id, "toy", RIGHT)))
+    save_dataset(ds, tmp_path / "toy.jsonl")
+    r = run_cli("compare", str(tmp_path / "toy.jsonl"), "--evaluators", "tests,mutation", "--union", "tests,mutation",
+                "--seeds", "0", "--mutation-inputs", "200", "-o", str(tmp_path / "out"), "--no-plots")
+    assert r.exit_code == 1, r.stderr
+    summary = json.loads((tmp_path / "out" / "summary.json").read_text())
+    assert summary["recall"]["mutation"]["rejected"] == 1 and summary["recall"]["tests|mutation"]["rejected"] == 1
+    assert summary["false_refutation_rate"]["tests|mutation"]["rejected"] == 0
+    bad = run_cli("compare", str(tmp_path / "toy.jsonl"), "--evaluators", "tests", "--union", "tests,crosshair",
+                  "-o", str(tmp_path / "o2"))
+    assert bad.exit_code == 2 and "not in --evaluators: crosshair" in bad.stderr
