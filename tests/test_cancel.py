@@ -103,3 +103,22 @@ def test_a_refutation_stops_the_other_engine(tmp_path: Path, jobs: int) -> None:
     assert by["hypothesis"].reason == (f"{how}: the crosshair engine refuted the requirement first (its "
                                        "counterexample was replayed)")
     assert took < 9.0, took
+
+
+def test_a_cached_refutation_answers_the_rerun_without_the_stopped_engine(tmp_path: Path,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """The stopped engine's verdict is never cached; a re-run answers from the cached refutation and does not
+    run the stopped engine again (before: it ran until the cached refutation stopped it, every re-run)."""
+    monkeypatch.setenv("EVALGAP_CACHE_DIR", str(tmp_path / "cache"))
+    # no clock read (a verdict that read the clock is not cached): Hypothesis is kept busy by plain work
+    spec = write_case(tmp_path / "case", "def f(n: int) -> int:\n    if n == 3 ** 19 + 7:\n        return 0\n"
+                                         "    return n + sum(range(200000)) * 0\n")
+    settings = Settings(jobs=2, cache=True, analysis=False, budget_s=10.0, engines=("crosshair", "hypothesis"))
+    first: Any = evalgap.check(spec, settings=settings)
+    assert {v.engine: v.reason.split(":")[0] for v in first.requirements[0].verdicts}["hypothesis"] == "stopped"
+    again: Any = evalgap.check(spec, settings=settings)
+    req = again.requirements[0]
+    by = {v.engine: v for v in req.verdicts}
+    assert req.verdict.value == "refuted" and by["crosshair"].cached
+    assert by["hypothesis"].reason.startswith("not run: the crosshair engine refuted the requirement first")
+    assert by["hypothesis"].elapsed_s == 0.0

@@ -188,7 +188,11 @@ def _check_one(req: A.Requirement, owner: object, ob: Obligation, harness: Harne
             return v
 
         engines = _engines_of(ob, opts)
-        if opts.jobs >= 2 and len(engines) > 1:
+        known = _cached_refutation(engines, ob, harness, target, opts, cache)
+        if known is not None:  # answered by a cached, replayed refutation: the others would be stopped by it
+            cancel.stop(known.engine)
+            verdicts = [known if e == known.engine else _stopped(e, cancel, started=False) for e in engines]
+        elif opts.jobs >= 2 and len(engines) > 1:
             # the engines side by side (each drives its own worker process), so a requirement takes the longest
             # engine's time rather than their sum: a target that never returns costs one budget of wall time
             with ThreadPoolExecutor(max_workers=len(engines)) as pool:
@@ -200,6 +204,21 @@ def _check_one(req: A.Requirement, owner: object, ob: Obligation, harness: Harne
     verdict = overall([v.verdict for v in verdicts], [v.reason for v in verdicts])
     return RequirementResult(**base, verdicts=tuple(verdicts), verdict=verdict,  # type: ignore[arg-type]
                              elapsed_s=time.monotonic() - start)
+
+
+def _cached_refutation(engines: list[str] | tuple[str, ...], ob: Obligation, harness: Harness, target: Target,
+                       opts: Settings, cache: ResultCache | None) -> EngineVerdict | None:
+    """A cached ``refuted`` verdict of one of ``engines`` for ``ob`` (marked cached), else None: a re-run of a
+    refuted requirement answers from it instead of running the engine a refutation stopped last time (a
+    stopped verdict is never cached)."""
+    if cache is None:
+        return None
+    for engine in engines:
+        key = _cache_key(engine, ob, harness, target, opts)
+        hit = cache.get(key) if key is not None else None
+        if hit is not None and hit.verdict is Verdict.REFUTED:
+            return replace(hit, cached=True)
+    return None
 
 
 def _stopped(engine: str, cancel: Cancel, started: bool, elapsed_s: float = 0.0) -> EngineVerdict:
