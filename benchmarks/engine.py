@@ -250,7 +250,8 @@ def _evalgap(spec_path: Path, budget: float, jobs: int, cache_dir: Path | None,
     C.replay = timed_replay
     two_runs = C.run_crosshair
     if single_seed:
-        C.run_crosshair = lambda ob, h, hd, t, o, s: C._one_run(ob, h, hd, t, o, s, runner.HASH_SEEDS[0])
+        C.run_crosshair = lambda ob, h, hd, t, o, s, shapes=None: C._one_run(ob, h, hd, t, o, s,
+                                                                             runner.HASH_SEEDS[0], shapes)
     try:
         opts = Settings(budget_s=budget, jobs=jobs, engines=("crosshair",), cache=cache_dir is not None,
                         cache_dir=cache_dir)

@@ -102,23 +102,46 @@ def _ground_truth(req: dict[str, Any]) -> dict[str, Any]:
             skipped += 1
             continue
         limit = max(floor, 20 * (time.process_time() - t0))
-        signal.setitimer(signal.ITIMER_PROF, limit)
-        try:
-            got = cand(*copy.deepcopy(args))
-        except _InputTimeout:
-            return {"outcome": "fail", "reason": f"timeout: more than {limit:.2f} CPU s on an input",
-                    "counterexample": _call_text(entry, args), "inputs_run": run, "inputs_skipped": skipped}
-        except BaseException as exc:  # noqa: BLE001
-            signal.setitimer(signal.ITIMER_PROF, 0)
-            return {"outcome": "fail", "reason": f"raised {type(exc).__name__}: {_short(str(exc), 200)}",
-                    "counterexample": _call_text(entry, args), "inputs_run": run, "inputs_skipped": skipped}
-        signal.setitimer(signal.ITIMER_PROF, 0)
+        failed = _against(cand, args, expected, limit, atol, entry)
+        if failed is not None:
+            return {**failed, "inputs_run": run + (not failed["reason"].startswith(("timeout", "raised"))),
+                    "inputs_skipped": skipped}
         run += 1
-        if not same_result(got, expected, atol):
-            return {"outcome": "fail", "reason": f"returned {_short(got, 200)}, the reference {_short(expected, 200)}",
-                    "counterexample": _call_text(entry, args), "inputs_run": run, "inputs_skipped": skipped}
     return {"outcome": "pass", "reason": f"agrees with the reference on {run} inputs (atol {atol:g})",
             "inputs_run": run, "inputs_skipped": skipped}
+
+
+def _programs(req: dict[str, Any]) -> tuple[types.ModuleType, Callable[..., Any], Callable[..., Any]] | dict[str, Any]:
+    """``(reference module, reference entry point, candidate entry point)``, or the ``fail`` result when the
+    candidate does not load."""
+    ref_mod = _load("reference", req["reference"])
+    ref = getattr(ref_mod, req["entry_point"])
+    try:
+        cand = getattr(_load("candidate", req["candidate"]), req["entry_point"])
+    except BaseException as exc:  # noqa: BLE001
+        return {"outcome": "fail", "reason": f"the program does not load: {type(exc).__name__}: {exc}"}
+    return ref_mod, ref, cand
+
+
+def _against(cand: Callable[..., Any], args: list[Any], expected: Any, limit: float, atol: float,
+             entry: str) -> dict[str, Any] | None:
+    """Run ``cand`` on deep copies of ``args`` within ``limit`` CPU seconds: None when it returns what the
+    reference did (``expected``, within ``atol``), else the ``fail`` result (timeout, exception or value)."""
+    signal.setitimer(signal.ITIMER_PROF, limit)
+    try:
+        got = cand(*copy.deepcopy(args))
+    except _InputTimeout:
+        return {"outcome": "fail", "reason": f"timeout: more than {limit:.2f} CPU s on an input",
+                "counterexample": _call_text(entry, args)}
+    except BaseException as exc:  # noqa: BLE001
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        return {"outcome": "fail", "reason": f"raised {type(exc).__name__}: {_short(str(exc), 200)}",
+                "counterexample": _call_text(entry, args)}
+    signal.setitimer(signal.ITIMER_PROF, 0)
+    if not same_result(got, expected, atol):
+        return {"outcome": "fail", "reason": f"returned {_short(got, 200)}, the reference {_short(expected, 200)}",
+                "counterexample": _call_text(entry, args)}
+    return None
 
 
 def _disable_constants() -> None:
@@ -184,12 +207,10 @@ def _hypothesis(req: dict[str, Any]) -> dict[str, Any]:
         except RuntimeError as exc:
             return {"outcome": "error", "reason": str(exc)}
     entry = req["entry_point"]
-    ref_mod = _load("reference", req["reference"])
-    ref = getattr(ref_mod, entry)
-    try:
-        cand = getattr(_load("candidate", req["candidate"]), entry)
-    except BaseException as exc:  # noqa: BLE001
-        return {"outcome": "fail", "reason": f"the program does not load: {type(exc).__name__}: {exc}"}
+    loaded = _programs(req)
+    if isinstance(loaded, dict):
+        return loaded
+    ref_mod, ref, cand = loaded
     names = [n for n, _ in req["param_types"]]
     env = dict(vars(__import__("typing")))
     strats = []
@@ -266,12 +287,10 @@ def _mutation(req: dict[str, Any]) -> dict[str, Any]:
     from evalgap.research.input_mutation import InputMutator
 
     entry = req["entry_point"]
-    ref_mod = _load("reference", req["reference"])
-    ref = getattr(ref_mod, entry)
-    try:
-        cand = getattr(_load("candidate", req["candidate"]), entry)
-    except BaseException as exc:  # noqa: BLE001
-        return {"outcome": "fail", "reason": f"the program does not load: {type(exc).__name__}: {exc}"}
+    loaded = _programs(req)
+    if isinstance(loaded, dict):
+        return loaded
+    ref_mod, ref, cand = loaded
     pre = _contract([n for n, _ in req["param_types"]], req.get("contract", ""), ref_mod)
     atol, floor = float(req.get("atol", 0.0)), float(req.get("per_input_cpu_s", 1.0))
     budget, start = float(req.get("cpu_budget_s", 30.0)), time.process_time()
@@ -314,21 +333,9 @@ def _mutation(req: dict[str, Any]) -> dict[str, Any]:
             mut.learn(args)
             new += 1
             tried += 1
-            limit = max(floor, 20 * ref_s)
-            signal.setitimer(signal.ITIMER_PROF, limit)
-            try:
-                got = cand(*copy.deepcopy(args))
-            except _InputTimeout:
-                return {"outcome": "fail", "reason": f"timeout: more than {limit:.2f} CPU s on an input",
-                        "counterexample": _call_text(entry, args), "inputs_run": tried, "seed": s}
-            except BaseException as exc:  # noqa: BLE001
-                signal.setitimer(signal.ITIMER_PROF, 0)
-                return {"outcome": "fail", "reason": f"raised {type(exc).__name__}: {_short(str(exc), 200)}",
-                        "counterexample": _call_text(entry, args), "inputs_run": tried, "seed": s}
-            signal.setitimer(signal.ITIMER_PROF, 0)
-            if not same_result(got, want, atol):
-                return {"outcome": "fail", "reason": f"returned {_short(got, 200)}, the reference {_short(want, 200)}",
-                        "counterexample": _call_text(entry, args), "inputs_run": tried, "seed": s}
+            failed = _against(cand, args, want, max(floor, 20 * ref_s), atol, entry)
+            if failed is not None:
+                return {**failed, "inputs_run": tried, "seed": s}
     return {"outcome": "pass", "reason": f"no counterexample in {tried} mutated inputs over seeds {req['seeds']}",
             "inputs_run": tried}
 

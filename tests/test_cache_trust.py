@@ -177,7 +177,7 @@ def test_a_data_file_the_target_reads_invalidates_its_entry(tmp_path: Path) -> N
     opts = dict(budget_s=2.0, jobs=1, engines=("hypothesis",), cache=True, cache_dir=tmp_path / "cache",
                 hypothesis_examples=20)
     first = run_check(spec, **opts)
-    assert first[0].verdict is Verdict.NO_COUNTEREXAMPLE
+    assert first[0].verdict is Verdict.NO_COUNTEREXAMPLE, first[0].verdicts
     assert run_check(spec, **opts)[0].verdicts[0].cached
     (tmp_path / "step.txt").write_text("2\n")
     third = run_check(spec, **opts)

@@ -112,8 +112,10 @@ def test_a_cached_refutation_answers_the_rerun_without_the_stopped_engine(tmp_pa
     monkeypatch.setenv("EVALGAP_CACHE_DIR", str(tmp_path / "cache"))
     # no clock read (a verdict that read the clock is not cached): Hypothesis is kept busy by plain work
     spec = write_case(tmp_path / "case", "def f(n: int) -> int:\n    if n == 3 ** 19 + 7:\n        return 0\n"
-                                         "    return n + sum(range(200000)) * 0\n")
-    settings = Settings(jobs=2, cache=True, analysis=False, budget_s=10.0, engines=("crosshair", "hypothesis"))
+                                         "    return n + sum(range(2000)) * 0\n")
+    # Hypothesis would run its whole budget (far more examples than it can try): CrossHair refutes first
+    settings = Settings(jobs=2, cache=True, analysis=False, budget_s=10.0, engines=("crosshair", "hypothesis"),
+                        hypothesis_examples=1_000_000)
     first: Any = evalgap.check(spec, settings=settings)
     assert {v.engine: v.reason.split(":")[0] for v in first.requirements[0].verdicts}["hypothesis"] == "stopped"
     again: Any = evalgap.check(spec, settings=settings)

@@ -13,6 +13,9 @@ from evalgap.verifier.sandbox.harness_load import harness_names
 
 from enginehelp import run_check, write_case
 
+#: the red-team targets kept as files (tests/fixtures/tamper/, each wrong at one computed input)
+FIXTURES = Path(__file__).parent / "fixtures" / "tamper"
+
 # CrossHair then explores n == 0 only: the wrong branch at _K is never reached
 _BLIND = """
 import sys
@@ -135,3 +138,112 @@ def test_harness_names_reads_imports_definitions_and_the_stand_ins() -> None:
     assert {"copy", "os", "A", "icontract", "X", "f", "G", "_EgStub", "i"} <= names
     assert "Any" not in names and "path" not in names
     assert ("os", "os", None) in imports and ("A", "typing", "Any") in imports
+
+
+# the second round (same day): Hypothesis's own exceptions, a module answering lookups itself, closure state
+ROUND2 = {
+    # raising Hypothesis's UnsatisfiedAssumption makes it drop the example: wrong on every even n
+    "hypothesis-control": ("""
+import sys
+
+_R = None
+
+def _setup():
+    global _R
+    m = sys.modules.get("hypothesis.errors")
+    if m is not None and "crosshair" not in sys.modules:
+        _R = m.UnsatisfiedAssumption
+
+_setup()
+
+def f(n: int) -> int:
+    if n % 2 == 0:
+        if _R is not None:
+            raise _R()
+        return n + 1
+    return n
+""", ("hypothesis",), "tampered"),
+    # the harness gets a right f, every other importer a wrong one
+    "module-getattribute": ("""
+import sys
+import types
+
+def _good(n: int) -> int:
+    return n
+
+def f(n: int) -> int:
+    return n + 1
+
+class _Mod(types.ModuleType):
+    def __getattribute__(self, name):
+        caller = sys._getframe(1)
+        if name == "f" and "_EG_TARGET" in caller.f_globals:
+            return _good
+        return super().__getattribute__(name)
+
+sys.modules[__name__].__class__ = _Mod
+""", ("crosshair", "hypothesis"), "tampered"),
+    # a call counter in a closure list: right for the first 500 calls of a process
+    "closure-counter": ("""
+def _make():
+    seen = []
+
+    def f(n: int) -> int:
+        seen.append(None)
+        if len(seen) > 500:
+            return n + 1
+        return n
+    return f
+
+f = _make()
+""", ("crosshair",), "nondeterminism"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ROUND2))
+def test_second_round_targets_are_never_accepted(tmp_path: Path, name: str) -> None:
+    source, engines, word = ROUND2[name]
+    [res] = run_check(write_case(tmp_path, source), budget_s=2.0, engines=engines)
+    assert res.verdict in (Verdict.UNKNOWN, Verdict.REFUTED), (name, res.verdicts)
+    assert any(word in v.reason for v in res.verdicts) or res.verdict is Verdict.REFUTED, (name, res.verdicts)
+    assert not any(v.verdict in (Verdict.VERIFIED, Verdict.NO_COUNTEREXAMPLE) for v in res.verdicts), (
+        name, res.verdicts)
+
+
+# CrossHair's own machinery patched where no function of evalgap's is: z3's solver, CrossHair's operator cache
+ENGINE_LEVEL = {
+    "z3-solver": (FIXTURES / "z3_solver.py").read_text(encoding="utf-8"),
+    "operator-cache": (FIXTURES / "operator_cache.py").read_text(encoding="utf-8"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ENGINE_LEVEL))
+def test_patched_solver_or_operator_cache_is_tampering(tmp_path: Path, name: str) -> None:
+    [res] = run_check(write_case(tmp_path, ENGINE_LEVEL[name]), budget_s=2.0)  # CrossHair only, no gaming scan
+    [v] = res.verdicts
+    assert v.verdict is Verdict.UNKNOWN and v.reason.startswith("tampered"), (name, v)
+
+
+def test_a_probe_in_a_helper_called_at_import_marks_every_requirement(tmp_path: Path) -> None:
+    from evalgap.verifier.analysis.gaming_check import MODULE_CODE, scan_target
+
+    target = tmp_path / "target_mod.py"
+    target.write_text((FIXTURES / "operator_cache.py").read_text(encoding="utf-8"), encoding="utf-8")
+    scanned = scan_target(str(target), [str(tmp_path)])
+    assert scanned.findings and scanned.owners[0] == "_setup"
+    assert "_setup" in scanned.calls[MODULE_CODE]
+    from evalgap.verifier.analysis.gaming_check import apply_findings
+    from evalgap.verifier.findings import EngineVerdict, RequirementResult
+
+    req = RequirementResult("F-1", "p", "s.req:1:1", "formal", target_functions=("f",),
+                            verdicts=(EngineVerdict("crosshair", Verdict.VERIFIED, "r"),), verdict=Verdict.VERIFIED)
+    [marked], findings = apply_findings([req], scanned)
+    assert marked.verdict is Verdict.UNKNOWN and marked.verdicts[-1].engine == "gaming"
+    assert findings and findings[0].requirements == ("F-1",)
+
+
+def test_listing_the_interpreters_objects_is_blocked(tmp_path: Path) -> None:
+    """gc.get_objects() is how a target found the Channel and emptied its snapshots (red-team round 2)."""
+    [res] = run_check(write_case(tmp_path, (FIXTURES / "gc_objects.py").read_text(encoding="utf-8")), budget_s=2.0)
+    [v] = res.verdicts
+    assert v.verdict is Verdict.UNKNOWN and "gc.get_objects" in v.reason, v

@@ -275,8 +275,11 @@ def test_a_bug_at_one_length_is_refuted_and_replayed(tmp_path: Path) -> None:
 def test_a_target_that_rewrites_the_split_is_not_verified(tmp_path: Path) -> None:
     r = _check(tmp_path, HOSTILE, "drop_bad", "DH-1")
     (v,) = [v for v in r.verdicts if v.engine == "crosshair"]
-    assert v.verdict is Verdict.UNKNOWN and v.reason.startswith("tampered"), v.reason
-    assert "crosshair.core.gen_args" in v.reason
+    # it finds the split's functions with gc.get_objects(), which the guard now blocks (before: the rewrite
+    # itself was seen as tampering)
+    assert v.verdict is Verdict.UNKNOWN, v.reason
+    assert ((v.reason.startswith("tampered") and "crosshair.core.gen_args" in v.reason)
+            or v.reason.startswith("blocked side effect") and "gc.get_objects" in v.reason), v.reason
     assert r.verdict is not Verdict.VERIFIED
 
 

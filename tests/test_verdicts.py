@@ -77,7 +77,9 @@ function first(xs: list[int]) -> int
 """)
     r = _req(rep, "F-1")
     assert code == 1 and r["verdict"] == "refuted"
-    assert r["verdicts"][0]["reason"].startswith("raised IndexError")
+    # either engine may refute first (the other is then stopped): read the refuting one
+    refuting = [v for v in r["verdicts"] if v["verdict"] == "refuted"]
+    assert refuting and refuting[0]["reason"].startswith("raised IndexError"), r["verdicts"]
     assert r["counterexample"] == "first([])"
 
 

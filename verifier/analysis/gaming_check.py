@@ -103,6 +103,40 @@ def _functions(tree: ast.Module) -> list[tuple[str, int, int, frozenset[str]]]:
     return out
 
 
+#: the pseudo-function of import-time code in :attr:`ScannedCode.calls`: what module-level statements (class
+#: bodies, decorators and default values included) call, and every special method (``__getattribute__``,
+#: ``__eq__``, ``__del__``, ...: the interpreter calls them without a call by name). A finding reachable from it
+#: concerns every requirement, like one at module level.
+MODULE_CODE = "<module>"
+
+
+def _module_calls(tree: ast.Module) -> frozenset[str]:
+    """Names called by ``tree``'s import-time code, and the special methods it defines (see MODULE_CODE)."""
+    called: set[str] = set()
+
+    def visit(node: ast.AST) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                if not isinstance(child, ast.Lambda):
+                    if child.name.startswith("__") and child.name.endswith("__"):
+                        called.add(child.name)
+                    for d in child.decorator_list:
+                        visit_all(d)
+                visit_all(child.args)  # default values run at import
+                continue
+            if isinstance(child, ast.Call) and isinstance(child.func, (ast.Name, ast.Attribute)):
+                called.add(child.func.id if isinstance(child.func, ast.Name) else child.func.attr)
+            visit(child)
+
+    def visit_all(node: ast.AST) -> None:
+        for c in ast.walk(node):
+            if isinstance(c, ast.Call) and isinstance(c.func, (ast.Name, ast.Attribute)):
+                called.add(c.func.id if isinstance(c.func, ast.Name) else c.func.attr)
+
+    visit(tree)
+    return frozenset(called)
+
+
 def scan_target(file: str | None, paths: Iterable[str]) -> ScannedCode:
     """Scan ``file`` and the project modules it imports (found under ``paths``, transitively).
 
@@ -136,6 +170,7 @@ def scan_target(file: str | None, paths: Iterable[str]) -> ScannedCode:
         funcs = _functions(tree)
         for qual, _, _, called in funcs:
             calls[qual] = calls.get(qual, frozenset()) | called
+        calls[MODULE_CODE] = calls.get(MODULE_CODE, frozenset()) | _module_calls(tree)
         for line, what in _entropy_reads(tree):
             inner = [q for q, lo, hi, _ in funcs if lo <= line <= hi]
             entropy.append((max(inner, key=len) if inner else None, str(path), line, what))
@@ -242,7 +277,7 @@ def _downgrade(results: Iterable[RequirementResult], reads: list[tuple[str | Non
         if r.verdict is not Verdict.VERIFIED or not reads:
             out.append(r)
             continue
-        reach = _reach(r.target_functions, calls) if r.target_functions else None
+        reach = _reach([*r.target_functions, MODULE_CODE], calls) if r.target_functions else None
         mine = [e for e in reads if e[0] is None or reach is None or e[0] in reach]
         if not mine:
             out.append(r)
@@ -268,6 +303,7 @@ def _reach(start: Iterable[str], calls: dict[str, frozenset[str]]) -> set[str]:
         out.add(q)
         for name in calls.get(q, ()):
             todo += by_name.get(name, [])
+        todo += [n for n in calls if n.startswith(q + ".")]  # its nested functions (a closure factory's)
     return out
 
 
@@ -292,7 +328,7 @@ def apply_findings(results: Iterable[RequirementResult],
     tamper: dict[str, list[str]] = {}
     for r in results:
         checked = r.verdict is not None and r.verdict is not Verdict.NOT_FORMALIZED and r.role == "property"
-        reach = _reach(r.target_functions, scanned.calls) if r.target_functions else None
+        reach = _reach([*r.target_functions, MODULE_CODE], scanned.calls) if r.target_functions else None
         mine = [i for i, owner in enumerate(scanned.owners)
                 if owner is None or reach is None or owner in reach]
         for i in mine if checked else []:

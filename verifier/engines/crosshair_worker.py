@@ -101,21 +101,61 @@ def _only_the_harness_has_contracts(allowed: list[Any]) -> None:
         lambda self, original: original)
 
 
-def _watch_registries(ch: channel.Channel) -> None:
-    """Snapshot the contents (keys and values, by identity) of CrossHair's registries (:data:`_REGISTRIES`)."""
+def _tables() -> list[tuple[str, Any]]:
+    """CrossHair's registries (:data:`_REGISTRIES`) and every constant table of its modules (a dict or list
+    bound to an upper-case module global, e.g. ``crosshair.libimpl.builtinslib._BIN_OPS``, the symbolic
+    operators: an entry replaced changes what CrossHair computes without replacing any function)."""
     from crosshair import core as ch_core
 
-    for name in _REGISTRIES:
-        reg = getattr(ch_core, name, None)
+    out = [(f"crosshair.core.{name}", getattr(ch_core, name, None)) for name in _REGISTRIES]
+    for mod_name, mod in sorted(sys.modules.items(), key=lambda kv: kv[0]):
+        if mod is None or not (mod_name == "crosshair" or mod_name.startswith("crosshair.")):
+            continue
+        for key, value in list(vars(mod).items()):
+            if isinstance(value, (dict, list)) and key.lstrip("_").isupper() and key not in _REGISTRIES:
+                out.append((f"{mod_name}.{key}", value))
+    return out
+
+
+def _watch_registries(ch: channel.Channel) -> None:
+    """Snapshot CrossHair's registries and constant tables (:func:`_tables`): every entry present now must
+    still be there, the same object, after the run (CrossHair adds entries lazily while it analyses: additions
+    are not tampering; a replaced or removed entry is)."""
+    for label, reg in _tables():
         if isinstance(reg, dict):
-            def read(reg: dict[Any, Any] = reg) -> tuple[Any, ...]:
-                return tuple(x for kv in list(reg.items()) for x in kv)
+            keys = tuple(reg)
+
+            def read(reg: dict[Any, Any] = reg, keys: tuple[Any, ...] = keys) -> tuple[Any, ...]:
+                return tuple(reg.get(k, _GONE) for k in keys)
         elif isinstance(reg, list):
-            def read(reg: list[Any] = reg) -> tuple[Any, ...]:  # type: ignore[misc]
-                return tuple(reg)
+            n = len(reg)
+
+            def read(reg: list[Any] = reg, n: int = n) -> tuple[Any, ...]:  # type: ignore[misc]
+                return tuple(reg[:n]) + (_GONE,) * (n - len(reg))
         else:
             continue
-        ch.watch_object(f"crosshair.core.{name} (its entries)", read, read())
+        ch.watch_object(f"{label} (its entries)", read, read())
+
+
+_GONE = object()  # what a removed registry entry reads as
+
+
+def _watch_operator_cache(ch: channel.Channel) -> None:
+    """CrossHair's cache of symbolic operators (``builtinslib._BIN_OPS``) fills while it analyses, from its
+    search order (``_BIN_OPS_SEARCH_ORDER``, watched as a table): every value in it must be one of the search
+    order's functions (or its ``_MISSING``), else the code under check planted an operator (``n == K`` made
+    False)."""
+    bl = sys.modules.get("crosshair.libimpl.builtinslib")
+    cache, order = getattr(bl, "_BIN_OPS", None), getattr(bl, "_BIN_OPS_SEARCH_ORDER", None)
+    if not isinstance(cache, dict) or not isinstance(order, list):
+        return
+    keep = tuple(entry[-1] for entry in order) + (getattr(bl, "_MISSING", _GONE),)  # alive: their ids stay
+    allowed = frozenset(map(id, keep))
+
+    def read(cache: dict[Any, Any] = cache, allowed: frozenset[int] = allowed, keep: Any = keep) -> bool:
+        return all(id(v) in allowed for v in list(cache.values()))
+
+    ch.watch_object("crosshair.libimpl.builtinslib._BIN_OPS (an operator not from its search order)", read, True)
 
 
 def _install_shapes(req: dict[str, Any]) -> list[tuple[Any, Any]] | None:
@@ -167,8 +207,9 @@ def _work(ch: channel.Channel) -> dict[str, Any]:
     _only_the_harness_has_contracts(allowed)
     _trap_control_exceptions(ch)
     shaped = _install_shapes(req)
-    ch.watch_modules(("crosshair", "icontract", "typing", "inspect", "time"))
+    ch.watch_modules(("crosshair", "icontract", "typing", "inspect", "time", "z3"))
     _watch_registries(ch)
+    _watch_operator_cache(ch)
     from crosshair.condition_parser import CompositeConditionParser
     from crosshair.core import ShortCircuitingContext
 

@@ -100,6 +100,7 @@ def _work(ch: channel.Channel) -> dict[str, Any]:
         return {**base, **failed}
     _warm_unicode_tables(req.get("storage_dir"))
     ch.watch_modules(("icontract", "hypothesis"))
+    control = _control_exceptions()  # before any target code runs
     ch.install_guard()
     ch.start_record()
     try:
@@ -130,6 +131,11 @@ def _work(ch: channel.Channel) -> dict[str, Any]:
                 reject()
             last.update(args=shown, exception=f"ViolationError: {str(exc)[:1500]}")
             raise
+        except control as exc:  # Hypothesis's own control flow, raised by the code under check
+            ch.flag(f"the code under check raised Hypothesis's own {type(exc).__name__} (Hypothesis would "
+                    "drop the example)")
+            last.update(args=shown, exception=f"{type(exc).__name__}: {str(exc)[:1500]}")
+            raise AssertionError("the code under check raised Hypothesis's own exception") from None
         except BaseException as exc:
             last.update(args=shown, exception=f"{type(exc).__name__}: {str(exc)[:1500]}")
             raise
@@ -154,6 +160,15 @@ def _work(ch: channel.Channel) -> dict[str, Any]:
                          "message": f"{type(exc).__name__}: {exc}", "traceback": traceback.format_exc()[-3000:]}
         return {**base, **counts, "outcome": "failed", "args": last["args"], "exception": last["exception"]}
     return _after(ch, {**base, **counts, "outcome": "passed"})
+
+
+def _control_exceptions() -> tuple[type[BaseException], ...]:
+    """Hypothesis's exception classes (``UnsatisfiedAssumption``, ``StopTest``, ...): raised by the function
+    under check, they make Hypothesis discard or stop an example instead of reporting it. Read before the
+    target runs (the worker calls this once the harness is loaded, from classes it imported itself)."""
+    import hypothesis.errors as he
+
+    return tuple(v for v in vars(he).values() if isinstance(v, type) and issubclass(v, BaseException))
 
 
 def _after(ch: channel.Channel, result: dict[str, Any]) -> dict[str, Any]:

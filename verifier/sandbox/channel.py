@@ -41,6 +41,7 @@ from typing import Any, Callable, Iterable, TypedDict
 from evalgap.verifier.sandbox import guard, harness_load, record, snapshot
 from evalgap.verifier.sandbox.snapshot import MISSING as _MISSING
 from evalgap.verifier.sandbox.snapshot import Watch as _Watch
+from evalgap.verifier.sandbox.snapshot import closure_state as _closure_state
 from evalgap.verifier.sandbox.snapshot import function_parts as _function_parts
 from evalgap.verifier.sandbox.snapshot import is_entry as _is_entry
 from evalgap.verifier.sandbox.snapshot import same as _same
@@ -149,6 +150,7 @@ class Channel:
         self._objects: list[tuple[str, Callable[[], Any], Any]] = []
         self._flags: list[str] = []
         self._state: list[tuple[str, Any, dict[str, Any]]] = []
+        self._cells: list[tuple[str, list[tuple[str, Any, Any]]]] = []
         self._recording = False
         # read now, before any target code runs (see _PRELOADED); the import machinery as it is now: a
         # finder or path hook put ahead of these (sys.meta_path.insert(0, ...)) can rewrite any later
@@ -238,7 +240,8 @@ class Channel:
 
     def watch_state(self, roots: Iterable[str]) -> None:
         """Record the numeric module globals (int and float, not bool) of every loaded module whose file is
-        under one of ``roots``: a change after the run means the code keeps state across calls."""
+        under one of ``roots``, and the closure cells of its functions holding a number or a short list of
+        numbers: a change after the run means the code keeps state across calls."""
         real = [os.path.join(os.path.realpath(r), "") for r in roots if r]
         for name, mod in _list(sys.modules.items()):
             if _dict_get(self._preloaded, name) is mod:
@@ -252,6 +255,7 @@ class Channel:
             nums = {k: v for k, v in _vars(mod).items()
                     if _type(v) in (int, float) and not k.startswith("__")}
             self._state.append((name, mod, nums))
+            self._cells.append((name, _closure_state(_vars(mod))))
 
     def flag(self, what: str) -> None:
         """Record a tamper sign the worker saw itself (the run is then reported as tampered)."""
@@ -287,7 +291,8 @@ class Channel:
         return first
 
     def state_changes(self, _vars: Any = _vars, _dict_get: Any = _dict_get, _type: Any = _type,
-                      _repr: Any = _repr, _MISSING: Any = _MISSING) -> list[str]:
+                      _repr: Any = _repr, _MISSING: Any = _MISSING,
+                      _closure_changes: Any = snapshot.closure_changes) -> list[str]:
         """Numeric module globals of the target that changed since :meth:`watch_state` (``mod.name: a -> b``;
         its helpers bound at import, see :meth:`tampered`)."""
         out = []
@@ -297,6 +302,8 @@ class Channel:
                 cur = _dict_get(now, key, _MISSING)
                 if cur is not _MISSING and _type(cur) in (int, float) and cur != old:
                     out.append(f"{name}.{key}: {_repr(old)[:40]} -> {_repr(cur)[:40]}")
+        for name, cells in self._cells:
+            out += [f"{name}.{line}" for line in _closure_changes(cells)]
         return out[:10]
 
     def send(self, data: dict[str, Any], _tampered: Any = tampered, _state_changes: Any = state_changes,

@@ -65,12 +65,6 @@ def _child(job: dict[str, Any]) -> None:
         except OSError:  # the spawned jail is a session leader already
             pass
         die_with_parent(_SERVER_PID[0] if _SERVER_PID else None)  # the server's death kills this worker
-        cpu = max(1, int(float(job["cpu_s"]) + 0.999))
-        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 2))
-        # RLIMIT_CPU counts whole seconds: the profiling timer stops the worker at its exact CPU limit
-        # (SIGPROF's default action ends the process; a target that catches it still meets the rlimit)
-        signal.signal(signal.SIGPROF, signal.SIG_DFL)
-        signal.setitimer(signal.ITIMER_PROF, max(0.05, float(job["cpu_s"])))
         mem = int(job["memory_bytes"])
         resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
@@ -87,6 +81,16 @@ def _child(job: dict[str, Any]) -> None:
         if prepare is not None:
             with open(job["request"], encoding="utf-8") as f:
                 prepare(json.load(f))
+        # the CPU limit starts after the trusted set-up (a first run builds Hypothesis's unicode tables there,
+        # ~2-5 CPU s, which must not use up the job's budget); RLIMIT_CPU counts the process's whole CPU time
+        # in whole seconds, and the profiling timer stops the worker at its exact limit (SIGPROF's default
+        # action ends the process; a target that catches it still meets the rlimit)
+        cpu = max(1, int(time.process_time() + float(job["cpu_s"]) + 0.999))
+        _, hard = resource.getrlimit(resource.RLIMIT_CPU)  # a spawned jail may have a lower one already
+        top = cpu + 2 if hard == resource.RLIM_INFINITY else min(cpu + 2, hard)
+        resource.setrlimit(resource.RLIMIT_CPU, (min(cpu, top), top))
+        signal.signal(signal.SIGPROF, signal.SIG_DFL)
+        signal.setitimer(signal.ITIMER_PROF, max(0.05, float(job["cpu_s"])))
         isolation.enter(job, [os.path.dirname(os.path.abspath(job["cwd"])), os.devnull])
         if job.get("as_main"):  # the spawned path: exactly ``python -m MODULE REQUEST RESULT``, as before
             import runpy

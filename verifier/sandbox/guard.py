@@ -14,6 +14,7 @@ Python's audit hooks (PEP 578) see every file open, process start and socket ope
 * new processes: ``subprocess.Popen``, ``os.system``, ``os.exec*``, ``os.posix_spawn``, ``os.spawn*``,
   ``os.fork``/``forkpty``, ``pty.spawn``, and signals to other processes (``os.kill``/``killpg``);
 * network: ``socket.connect``/``bind``/``sendto``/``sendmsg``;
+* ``gc.get_objects``/``gc.get_referrers`` (the way to the tamper check's own data);
 * ``os._exit`` (replaced by a function that raises, so the worker can still report).
 
 Workers report :data:`BLOCKED` (the recorded events) in their result; the engine turns any blocked event
@@ -49,8 +50,11 @@ _SQLITE_ATTACH, _SQLITE_DENY, _SQLITE_OK = 24, 1, 0
 #: (the verifier's own ctypes users, z3, load their library before the guard is installed)
 _CTYPES_EVENTS = {"ctypes.dlopen", "ctypes.dlsym", "ctypes.dlsym/handle", "ctypes.cdata", "ctypes.string_at",
                   "ctypes.wstring_at"}
+#: listing every object of the interpreter, or every object that refers to one: how a target finds the tamper
+#: check's own data (neither CrossHair nor Hypothesis calls them while they check)
+_GC_EVENTS = frozenset({"gc.get_objects", "gc.get_referrers"})
 _WATCHED = ({"open", "os.kill", "os.killpg"} | set(_PATH_EVENTS) | _PROCESS_EVENTS | _SOCKET_EVENTS
-            | _CTYPES_EVENTS | _SQLITE_EVENTS)
+            | _CTYPES_EVENTS | _SQLITE_EVENTS | _GC_EVENTS)
 #: assigning or deleting a function's code, defaults or keyword defaults: blocked for evalgap's own functions
 #: (the tamper check's and the workers'), whose code lives under :data:`_OWN_DIR`
 _FUNCTION_EVENTS = frozenset({"object.__setattr__", "object.__delattr__"})
@@ -130,6 +134,7 @@ def _make_hook(root: str) -> Any:
              _block: Any = _block, _inside: Any = _inside, _own: Any = _own_function,
              _path_events: Any = dict(_PATH_EVENTS), _process: Any = frozenset(_PROCESS_EVENTS),
              _socket: Any = frozenset(_SOCKET_EVENTS), _ctypes: Any = frozenset(_CTYPES_EVENTS),
+             _gc: Any = _GC_EVENTS,
              _fn_attrs: Any = _FUNCTION_ATTRS, _write: int = _WRITE_FLAGS) -> None:
         if event not in _watched or _busy[0]:
             return
@@ -158,6 +163,8 @@ def _make_hook(root: str) -> Any:
                 _block(f"network access ({event})")
             elif event in _ctypes:
                 _block(f"a foreign-function or raw-memory call ({event})")
+            elif event in _gc:
+                _block(f"listing the interpreter's objects ({event})")
             elif len(args) > 1 and args[1] in _fn_attrs and _own(args[0]):
                 _block(f"replacing {args[1]} of evalgap's function {getattr(args[0], '__qualname__', '?')}")
         finally:

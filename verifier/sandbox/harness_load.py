@@ -89,6 +89,20 @@ def harness_names(source: str) -> tuple[frozenset[str], tuple[tuple[str, str, st
     return frozenset(names), tuple(imports)
 
 
+def _target_bindings(source: str) -> tuple[tuple[str, str], ...]:
+    """``(bound name, attribute)`` of every top-level ``NAME = getattr(_eg_target, 'ATTR', ...)`` of a
+    harness: the target's functions and classes as the harness binds them."""
+    out = []
+    for stmt in ast.parse(source).body:
+        if (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
+                and isinstance(stmt.value, ast.Call) and isinstance(stmt.value.func, ast.Name)
+                and stmt.value.func.id == "getattr" and len(stmt.value.args) >= 2
+                and isinstance(stmt.value.args[0], ast.Name) and stmt.value.args[0].id == "_eg_target"
+                and isinstance(stmt.value.args[1], ast.Constant) and isinstance(stmt.value.args[1].value, str)):
+            out.append((stmt.targets[0].id, stmt.value.args[1].value))
+    return tuple(out)
+
+
 def _target_of(tree_source: str) -> str | None:
     """The module the harness checks: its ``_EG_TARGET = '...'`` (None when it has none)."""
     for stmt in ast.parse(tree_source).body:
@@ -105,7 +119,10 @@ def load_harness(folder: str, name: str, flag: Callable[[str], None], _names: An
                  _sys: Any = sys, _vars: Any = vars, _getattr: Any = getattr, _sorted: Any = sorted,
                  _import: Any = importlib.import_module,
                  _spec_from_file: Any = importlib.util.spec_from_file_location,
-                 _module_from_spec: Any = importlib.util.module_from_spec, _open: Any = open) -> types.ModuleType:
+                 _module_from_spec: Any = importlib.util.module_from_spec, _open: Any = open,
+                 _bindings: Any = _target_bindings, _type: Any = type, _isinstance: Any = isinstance,
+                 _ModuleType: Any = types.ModuleType,
+                 _module_dict: Any = vars(types.ModuleType)["__dict__"].__get__) -> types.ModuleType:
     """Import harness ``name`` from ``folder`` as described in the module docstring.
 
     Args:
@@ -160,4 +177,16 @@ def load_harness(folder: str, name: str, flag: Callable[[str], None], _names: An
     for bound, (mod, attr, want) in wants.items():
         if want is not _MISSING and found.get(bound, _MISSING) is not want:
             flag(f"{name}.{bound} is not what the harness imported ({mod}{'.' + attr if attr else ''})")
+    # what the harness binds from the target must be what the target's own namespace holds: a module whose
+    # class answers attribute lookups itself could hand the harness another function than every other importer
+    checked = _sys.modules.get(target, _MISSING) if target else _MISSING
+    if checked is not _MISSING:
+        kind = _type(checked)
+        if kind is not _ModuleType and ("__getattribute__" in _vars(kind) or not _isinstance(checked, _ModuleType)):
+            flag(f"the target module {target} answers attribute lookups itself ({kind.__name__})")
+        space = _module_dict(checked) if _isinstance(checked, _ModuleType) else {}
+        for bound, attr in _bindings(source):
+            held = space.get(attr, _MISSING)
+            if held is not _MISSING and found.get(bound, _MISSING) is not held:
+                flag(f"{name}.{bound} is not {target}.{attr} as the module's namespace holds it")
     return module

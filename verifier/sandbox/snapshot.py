@@ -170,3 +170,47 @@ def function_parts(fn: Any) -> tuple[Any, ...]:
                     parts += [c, cond, _getattr(cond, "__code__", None)]
         fn = _getattr(fn, "__wrapped__", None)
     return _tuple(parts)
+
+
+def _cell_value(x: Any, _type: Any = type, _len: Any = len, _tuple: Any = tuple, _all: Any = all) -> Any:
+    """What a closure cell holding ``x`` is compared by: a number itself, a short list of numbers (or None or
+    booleans: a call counter as ``seen.append(None)`` or ``count[0] += 1``) as a tuple; else MISSING."""
+    kind = _type(x)
+    if kind is int or kind is float:
+        return x
+    if kind is list and _len(x) <= 1000 and _all(_type(i) in (int, float, bool, type(None)) for i in x):
+        return ("list", _tuple(x))
+    return MISSING
+
+
+def closure_state(space: dict[str, Any]) -> list[tuple[str, Any, Any]]:
+    """``(function.cell label, cell, value)`` of the closure cells of the functions in ``space`` (a module's
+    namespace) that hold a number or a short list of numbers (:func:`_cell_value`): state a function keeps
+    across calls without a module global (``f = _make()`` counting its calls in a closure list)."""
+    out = []
+    for key, fn in _list(space.items()):
+        seen = 0
+        while _type(fn) is _FunctionType and seen < 4:  # through wrappers (``__wrapped__``: the shield's too)
+            seen += 1
+            for name, cell in _zip(fn.__code__.co_freevars, fn.__closure__ or ()):
+                try:
+                    value = _cell_value(cell.cell_contents)
+                except ValueError:  # an empty cell
+                    continue
+                if value is not MISSING:
+                    out.append((f"{key}.<closure {name}>", cell, value))
+            fn = fn.__dict__.get("__wrapped__")
+    return out
+
+
+def closure_changes(state: list[tuple[str, Any, Any]]) -> list[str]:
+    """The cells of :func:`closure_state` whose value changed (``label: a -> b``)."""
+    out = []
+    for label, cell, old in state:
+        try:
+            cur = _cell_value(cell.cell_contents)
+        except ValueError:
+            cur = MISSING
+        if cur is not old and cur != old:
+            out.append(f"{label}: {repr(old)[:40]} -> {repr(cur)[:40]}")
+    return out
