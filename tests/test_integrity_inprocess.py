@@ -247,3 +247,21 @@ def test_listing_the_interpreters_objects_is_blocked(tmp_path: Path) -> None:
     [res] = run_check(write_case(tmp_path, (FIXTURES / "gc_objects.py").read_text(encoding="utf-8")), budget_s=2.0)
     [v] = res.verdicts
     assert v.verdict is Verdict.UNKNOWN and "gc.get_objects" in v.reason, v
+
+
+# the third round: Hypothesis's data frozen by the target, CrossHair's result enums renamed in place, counters in
+# default arguments, itertools.count, bytearrays and sets
+@pytest.mark.parametrize("name, engines, word", [
+    ("h_freeze2", ("hypothesis",), "tampered"),
+    ("x_enum", ("crosshair", "hypothesis"), "tampered"),
+    ("s_default", ("crosshair",), "nondeterminism"),
+    ("s_itercount", ("crosshair",), "nondeterminism"),
+    ("s_bytearray", ("crosshair",), "nondeterminism"),
+    ("s_set", ("crosshair",), "nondeterminism"),
+])
+def test_third_round_targets_are_never_accepted(tmp_path: Path, name: str, engines: tuple[str, ...],
+                                                word: str) -> None:
+    source = (FIXTURES / f"r3_{name}.py").read_text(encoding="utf-8")
+    [res] = run_check(write_case(tmp_path, source), budget_s=2.0, engines=engines)
+    assert res.verdict is Verdict.UNKNOWN, (name, res.verdicts)
+    assert all(v.reason.startswith(word) for v in res.verdicts), (name, res.verdicts)

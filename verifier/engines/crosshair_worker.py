@@ -24,7 +24,7 @@ import os
 import sys
 import time
 import traceback
-from typing import Any
+from typing import Any, Callable
 
 from evalgap.verifier.sandbox import channel
 
@@ -158,6 +158,25 @@ def _watch_operator_cache(ch: channel.Channel) -> None:
     ch.watch_object("crosshair.libimpl.builtinslib._BIN_OPS (an operator not from its search order)", read, True)
 
 
+def _enum_names(ch: channel.Channel) -> Callable[[Any], str]:
+    """The names of CrossHair's result enums (``VerificationStatus``, ``MessageType``) as they are before the
+    target runs, read by identity: a member renamed in place (``object.__setattr__(REFUTED, "_name_",
+    "CONFIRMED")``) is read by its true name, and the rename itself is flagged after the run."""
+    from crosshair.statespace import MessageType, VerificationStatus
+
+    members = tuple(m for e in (VerificationStatus, MessageType) for m in e)
+    names = {id(m): (m._name_, m._value_) for m in members}
+
+    def name_of(m: Any, _names: dict[int, tuple[str, Any]] = names, _keep: Any = members) -> str:
+        return _names.get(id(m), ("UNKNOWN", None))[0]
+
+    def check(_names: dict[int, tuple[str, Any]] = names, _members: Any = members) -> bool:
+        return all((m._name_, m._value_) == _names[id(m)] for m in _members)
+
+    ch.watch_object("crosshair.statespace's result enums (a member renamed)", lambda: check(), True)
+    return name_of
+
+
 def _install_shapes(req: dict[str, Any]) -> list[tuple[Any, Any]] | None:
     """Make one shaped argument creation per shape of ``req["shapes"]`` (:func:`.shapes.shaped_gen_args`),
     before the target is imported and before the tamper check's snapshot of CrossHair's modules, and install
@@ -210,6 +229,7 @@ def _work(ch: channel.Channel) -> dict[str, Any]:
     ch.watch_modules(("crosshair", "icontract", "typing", "inspect", "time", "z3"))
     _watch_registries(ch)
     _watch_operator_cache(ch)
+    name_of = _enum_names(ch)
     from crosshair.condition_parser import CompositeConditionParser
     from crosshair.core import ShortCircuitingContext
 
@@ -253,7 +273,7 @@ def _work(ch: channel.Channel) -> dict[str, Any]:
             refuted = False
             for j, ck in enumerate(analyze_function(fn, options)):
                 if not isinstance(ck, ConditionCheckable):
-                    msgs = [{"state": m.state.name, "message": m.message, "line": m.line, "invocation": None,
+                    msgs = [{"state": name_of(m.state), "message": m.message, "line": m.line, "invocation": None,
                              "returns": None, "traceback": m.traceback[-2000:]} for m in ck.analyze()]
                     conds.append({"status": "REFUTED" if msgs else "UNKNOWN", "confirmed_paths": 0,
                                   "messages": msgs, "shape": shape})
@@ -274,10 +294,10 @@ def _work(ch: channel.Channel) -> dict[str, Any]:
                 msgs = []
                 for m in analysis.messages:
                     inv, ret = (captured[-1] if captured else (None, None))
-                    msgs.append({"state": m.state.name, "message": m.message, "line": m.line,
+                    msgs.append({"state": name_of(m.state), "message": m.message, "line": m.line,
                                  "invocation": inv, "returns": ret, "traceback": m.traceback[-2000:]})
-                    refuted = refuted or m.state.name in ("POST_FAIL", "EXEC_ERR", "POST_ERR")
-                conds.append({"status": analysis.verification_status.name, "cpu_s": _clock() - t0,
+                    refuted = refuted or name_of(m.state) in ("POST_FAIL", "EXEC_ERR", "POST_ERR")
+                conds.append({"status": name_of(analysis.verification_status), "cpu_s": _clock() - t0,
                               "confirmed_paths": analysis.num_confirmed_paths, "messages": msgs, "shape": shape,
                               "condition": ck.conditions.post[0].expr_source if ck.conditions.post else ""})
             if made is not None:

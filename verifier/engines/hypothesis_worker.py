@@ -120,6 +120,7 @@ def _work(ch: channel.Channel) -> dict[str, Any]:
         return {**base, "outcome": "error", "stage": "strategy", "message": f"{type(exc).__name__}: {exc}"}
     counts = {"valid": 0, "rejected": 0}
     last: dict[str, Any] = {}
+    failures = [0]  # examples on which the requirement failed (Hypothesis must report one of them)
 
     def prop(args: tuple[Any, ...]) -> None:
         shown = [py_source(a) for a in args]  # before the call: the target may mutate its arguments
@@ -129,6 +130,7 @@ def _work(ch: channel.Channel) -> dict[str, Any]:
             if "\n[pre] " in "\n" + str(exc):  # icontract prefixes its message with the location
                 counts["rejected"] += 1
                 reject()
+            failures[0] += 1
             last.update(args=shown, exception=f"ViolationError: {str(exc)[:1500]}")
             raise
         except control as exc:  # Hypothesis's own control flow, raised by the code under check
@@ -137,6 +139,7 @@ def _work(ch: channel.Channel) -> dict[str, Any]:
             last.update(args=shown, exception=f"{type(exc).__name__}: {str(exc)[:1500]}")
             raise AssertionError("the code under check raised Hypothesis's own exception") from None
         except BaseException as exc:
+            failures[0] += 1
             last.update(args=shown, exception=f"{type(exc).__name__}: {str(exc)[:1500]}")
             raise
         counts["valid"] += 1
@@ -159,6 +162,9 @@ def _work(ch: channel.Channel) -> dict[str, Any]:
             return {**base, **counts, "outcome": "error", "stage": "engine",
                          "message": f"{type(exc).__name__}: {exc}", "traceback": traceback.format_exc()[-3000:]}
         return {**base, **counts, "outcome": "failed", "args": last["args"], "exception": last["exception"]}
+    if failures[0]:  # a failing example Hypothesis did not report: its test data was frozen or discarded
+        ch.flag(f"Hypothesis passed although the requirement failed on {failures[0]} example(s) (the code under "
+                "check made it discard them)")
     return _after(ch, {**base, **counts, "outcome": "passed"})
 
 

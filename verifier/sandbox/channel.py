@@ -41,6 +41,7 @@ from typing import Any, Callable, Iterable, TypedDict
 from evalgap.verifier.sandbox import guard, harness_load, record, snapshot
 from evalgap.verifier.sandbox.snapshot import MISSING as _MISSING
 from evalgap.verifier.sandbox.snapshot import Watch as _Watch
+from evalgap.verifier.sandbox.snapshot import cell_value as _cell_value
 from evalgap.verifier.sandbox.snapshot import closure_state as _closure_state
 from evalgap.verifier.sandbox.snapshot import function_parts as _function_parts
 from evalgap.verifier.sandbox.snapshot import is_entry as _is_entry
@@ -239,9 +240,10 @@ class Channel:
         self._objects.append((label, lambda: _function_parts(fn), parts))
 
     def watch_state(self, roots: Iterable[str]) -> None:
-        """Record the numeric module globals (int and float, not bool) of every loaded module whose file is
-        under one of ``roots``, and the closure cells of its functions holding a number or a short list of
-        numbers: a change after the run means the code keeps state across calls."""
+        """Record the module globals that can count calls (numbers, short lists of numbers, bytearrays, sets of
+        scalars, ``itertools.count``: :func:`.snapshot.cell_value`) of every loaded module whose file is under
+        one of ``roots``, and the closure cells and default arguments of its functions that hold such values: a
+        change after the run means the code keeps state across calls."""
         real = [os.path.join(os.path.realpath(r), "") for r in roots if r]
         for name, mod in _list(sys.modules.items()):
             if _dict_get(self._preloaded, name) is mod:
@@ -252,8 +254,8 @@ class Channel:
             full = os.path.realpath(file)
             if not any(full.startswith(r) for r in real) or "site-packages" in full:
                 continue
-            nums = {k: v for k, v in _vars(mod).items()
-                    if _type(v) in (int, float) and not k.startswith("__")}
+            nums = {k: c for k, v in _vars(mod).items()
+                    if not k.startswith("__") and (c := _cell_value(v)) is not _MISSING}
             self._state.append((name, mod, nums))
             self._cells.append((name, _closure_state(_vars(mod))))
 
@@ -292,7 +294,8 @@ class Channel:
 
     def state_changes(self, _vars: Any = _vars, _dict_get: Any = _dict_get, _type: Any = _type,
                       _repr: Any = _repr, _MISSING: Any = _MISSING,
-                      _closure_changes: Any = snapshot.closure_changes) -> list[str]:
+                      _closure_changes: Any = snapshot.closure_changes,
+                      _cell_value: Any = snapshot.cell_value) -> list[str]:
         """Numeric module globals of the target that changed since :meth:`watch_state` (``mod.name: a -> b``;
         its helpers bound at import, see :meth:`tampered`)."""
         out = []
@@ -300,8 +303,9 @@ class Channel:
             now = _vars(mod)
             for key, old in nums.items():
                 cur = _dict_get(now, key, _MISSING)
-                if cur is not _MISSING and _type(cur) in (int, float) and cur != old:
-                    out.append(f"{name}.{key}: {_repr(old)[:40]} -> {_repr(cur)[:40]}")
+                seen = _cell_value(cur) if cur is not _MISSING else _MISSING
+                if seen is not _MISSING and seen is not old and seen != old:
+                    out.append(f"{name}.{key}: {_repr(old)[:40]} -> {_repr(seen)[:40]}")
         for name, cells in self._cells:
             out += [f"{name}.{line}" for line in _closure_changes(cells)]
         return out[:10]

@@ -14,7 +14,8 @@ import operator
 import types
 from typing import Any
 
-__all__ = ["Watch", "MISSING", "is_entry", "function_parts", "same"]
+__all__ = ["Watch", "MISSING", "is_entry", "function_parts", "same", "cell_value", "closure_state",
+           "closure_changes"]
 
 _isinstance, _len, _list, _tuple, _type = isinstance, len, list, tuple, type
 _getattr, _vars, _callable = getattr, vars, callable
@@ -172,21 +173,37 @@ def function_parts(fn: Any) -> tuple[Any, ...]:
     return _tuple(parts)
 
 
-def _cell_value(x: Any, _type: Any = type, _len: Any = len, _tuple: Any = tuple, _all: Any = all) -> Any:
-    """What a closure cell holding ``x`` is compared by: a number itself, a short list of numbers (or None or
-    booleans: a call counter as ``seen.append(None)`` or ``count[0] += 1``) as a tuple; else MISSING."""
+_COUNT = type(itertools.count())
+_SCALARS = (int, float, bool, type(None))
+
+
+def cell_value(x: Any, _type: Any = type, _len: Any = len, _tuple: Any = tuple, _all: Any = all,
+               _bytes: Any = bytes, _repr: Any = repr) -> Any:
+    """What a value that can count calls is compared by (a module global, a closure cell, a default
+    argument): a number itself; a short list of numbers, None or booleans (``seen.append(None)``,
+    ``count[0] += 1``) as a tuple; a ``bytearray``'s bytes; a set's size when it holds only such scalars; an
+    ``itertools.count``'s position. Else MISSING (other data is not compared: caches are legitimate)."""
     kind = _type(x)
     if kind is int or kind is float:
         return x
-    if kind is list and _len(x) <= 1000 and _all(_type(i) in (int, float, bool, type(None)) for i in x):
+    if kind is list and _len(x) <= 1000 and _all(_type(i) in _SCALARS for i in x):
         return ("list", _tuple(x))
+    if kind is bytearray and _len(x) <= 100_000:
+        return ("bytes", _bytes(x))
+    if kind is set and _len(x) <= 10_000 and _all(_type(i) in _SCALARS for i in x):
+        return ("set", _len(x))
+    if kind is _COUNT:
+        return ("count", _repr(x))
     return MISSING
 
 
+_cell_value = cell_value
+
+
 def closure_state(space: dict[str, Any]) -> list[tuple[str, Any, Any]]:
-    """``(function.cell label, cell, value)`` of the closure cells of the functions in ``space`` (a module's
-    namespace) that hold a number or a short list of numbers (:func:`_cell_value`): state a function keeps
-    across calls without a module global (``f = _make()`` counting its calls in a closure list)."""
+    """``(function.cell label, cell, value)`` of the closure cells and default arguments of the functions in
+    ``space`` (a module's namespace) that can count calls (:func:`cell_value`): state a function keeps across
+    calls without a module global (``f = _make()`` counting its calls in a closure list, ``_c=[0]``)."""
     out = []
     for key, fn in _list(space.items()):
         seen = 0
@@ -199,8 +216,21 @@ def closure_state(space: dict[str, Any]) -> list[tuple[str, Any, Any]]:
                     continue
                 if value is not MISSING:
                     out.append((f"{key}.<closure {name}>", cell, value))
+            for i, default in enumerate(fn.__defaults__ or ()):  # ``def f(n, _calls=[0])``
+                value = _cell_value(default)
+                if value is not MISSING:
+                    out.append((f"{key}.<default {i}>", _Held(default), value))
             fn = fn.__dict__.get("__wrapped__")
     return out
+
+
+class _Held:
+    """A default argument's object, read like a closure cell (``cell_contents``)."""
+
+    __slots__ = ("cell_contents",)
+
+    def __init__(self, value: Any) -> None:
+        self.cell_contents = value
 
 
 def closure_changes(state: list[tuple[str, Any, Any]]) -> list[str]:
