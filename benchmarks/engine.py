@@ -261,7 +261,7 @@ def _evalgap(spec_path: Path, budget: float, jobs: int, cache_dir: Path | None,
         wall = time.monotonic() - start
         _close_pools()  # reap the servers, so that their CPU time is counted
         if cache_dir is None:
-            _CPU[f"j{jobs}" + ("_single_seed" if single_seed else "")].append(_self_and_children_cpu() - cpu)
+            _CPU.setdefault(f"j{jobs}" + ("_single_seed" if single_seed else ""), []).append(_self_and_children_cpu() - cpu)
     finally:
         C.replay = original
         C.run_crosshair = two_runs

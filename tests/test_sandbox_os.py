@@ -121,15 +121,33 @@ def test_setsid_child_dies_with_the_job(tmp_path: Path, kind: str) -> None:
 
 
 @needs_os
-def test_fork_bomb_is_bounded(tmp_path: Path) -> None:
+def test_fork_bomb_is_bounded(tmp_path: Path, kind: str) -> None:
+    """Spawned, the job moves itself into a pids cgroup of its own; served, the fork server forked it inside
+    a fresh one it had moved itself into (isolation.ServerCgroup)."""
     body = ("n = 0\nfor i in range(400):\n    pid = libc.fork()\n    if pid == 0:\n        libc.sleep(2)\n"
             "        libc._exit(0)\n    if pid < 0:\n        break\n    n += 1\nprint('forked', n, file=sys.stderr)\n")
-    out = _run(tmp_path, body, "signature")
+    out = _run(tmp_path, body, kind)
     assert out.status == "ok", out.stderr
     if "pids.max" not in out.sandbox and "nproc" not in out.sandbox:
         pytest.skip(f"no process limit in force here ({out.sandbox})")
     forked = int(out.stderr.split("forked ")[1].split()[0])
     assert 200 <= forked < 256
+
+
+@needs_os
+def test_a_closed_server_leaves_no_cgroup_behind(tmp_path: Path) -> None:
+    base = isolation._cgroup_base()
+    if base is None or not os.access(base, os.W_OK):
+        pytest.skip("no writable pids cgroup hierarchy here")
+    out = _run(tmp_path, "", SERVED)
+    assert out.status == "ok" and "pids.max" in out.sandbox, out
+    servers = [s for s in forkserver.pool()._all if s.kind == SERVED and s.alive()]
+    tags = [f"evalgap-srv{s.proc.pid}-" for s in servers]
+    # the idle server sits in the cgroup made for its next job; the job's own cgroup is gone
+    assert any(n.startswith(tuple(tags)) for n in os.listdir(base))
+    for s in servers:
+        s.close()
+    assert not [n for n in os.listdir(base) if n.startswith(tuple(tags))]
 
 
 @needs_os

@@ -16,6 +16,7 @@ from evalgap.specs_lang import ast as A
 from evalgap.translators.to_icontract import Harness, Obligation
 from evalgap.verifier.findings import Budget, EngineVerdict, Verdict
 from evalgap.verifier.project.targets import Target
+from evalgap.verifier.sandbox.channel import UNTRUSTED_EXIT
 from evalgap.verifier.sandbox.runner import Limits, WorkerOutcome, run_worker, wall_limit
 
 __all__ = ["ReplayResult", "replay", "from_replay", "worker_failure", "signal_name", "split_call", "display_call",
@@ -290,7 +291,11 @@ def worker_failure(out: WorkerOutcome, budget: Budget, elapsed: float, engine: s
     status = out.status
     if status == "cpu-limit" and sig in ("SIGKILL", "SIGPROF") and limit is not None and out.wall_s < limit:
         status = "crashed"  # the CPU limit cannot have been reached in less wall time: the signal came from elsewhere
-    if status == "crashed" and sig is not None:
+    if status == "crashed" and out.returncode == UNTRUSTED_EXIT:
+        reason = ("tampered: the result file was not the worker's own at the end (the code under check wrote to "
+                  "it, pointed its descriptor elsewhere or left a thread running), so no result of this run is "
+                  "kept")
+    elif status == "crashed" and sig is not None:
         reason = (f"crash: killed by {sig} after {out.wall_s:.1f} s, before any limit of evalgap's was reached "
                   f"(the code under check, or another process, sent the signal); {out.stderr.strip()[-300:]}")
     else:

@@ -35,6 +35,10 @@ _clock = time.process_time
 #: constant) changes what CrossHair explores without replacing any function.
 _REGISTRIES = ("_SIMPLE_PROXIES", "_PATCH_REGISTRATIONS", "_OPCODE_PATCHES")
 
+#: the libraries whose modules and classes the tamper check snapshots (a fork server prebuilds them:
+#: :func:`evalgap.verifier.sandbox.channel.prebuild`)
+WATCHED_MODULES = ("crosshair", "icontract", "typing", "inspect", "time", "z3")
+
 #: CrossHair's path-control exceptions a target could raise to make CrossHair drop a path (IgnoreAttempt) or
 #: give up on it; raised from outside CrossHair's own code, they are tampering.
 _CONTROL = ("IgnoreAttempt", "UnexploredPath", "CrosshairUnsupported")
@@ -226,7 +230,7 @@ def _work(ch: channel.Channel) -> dict[str, Any]:
     _only_the_harness_has_contracts(allowed)
     _trap_control_exceptions(ch)
     shaped = _install_shapes(req)
-    ch.watch_modules(("crosshair", "icontract", "typing", "inspect", "time", "z3"))
+    ch.watch_modules(WATCHED_MODULES)
     _watch_registries(ch)
     _watch_operator_cache(ch)
     name_of = _enum_names(ch)

@@ -25,6 +25,7 @@ from evalgap.verifier.engines.registry import EngineJob
 from evalgap.verifier.findings import EngineVerdict, RequirementResult, Verdict, worst
 from evalgap.verifier.options import Settings
 from evalgap.verifier.project.targets import Target
+from evalgap.verifier.sandbox.harness_load import write_prepared
 from evalgap.verifier.report.emit_tests import reproducer_snippet
 from evalgap.verifier.sandbox import record
 from evalgap.verifier.sandbox.runner import Cancel, cancellable, prestart, was_cancelled
@@ -293,6 +294,7 @@ def check_spec(spec: A.Spec, source: str, target: Target, opts: Settings,
     with tempfile.TemporaryDirectory(prefix="evalgap-harness-") as tmp:
         hdir = Path(tmp)
         (hdir / f"{harness.module}.py").write_text(harness.source, encoding="utf-8")
+        write_prepared(hdir, harness.module, harness.source)
 
         def run(pair: tuple[A.Requirement, object]) -> RequirementResult:
             req, owner = pair

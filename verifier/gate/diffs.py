@@ -23,6 +23,7 @@ from evalgap.verifier.gate.behavior_diff import BehaviorDifference, DiffOutcome,
 from evalgap.verifier.gate.gitdiff import ChangedUnit, FileChange, Snapshot
 from evalgap.verifier.gate.model import ClassifiedDifference, GateOptions
 from evalgap.verifier.project.targets import Target
+from evalgap.verifier.sandbox.harness_load import write_prepared
 
 __all__ = ["DiffContext", "Side", "diff_units", "classify", "harness_sides", "param_annotations"]
 
@@ -145,6 +146,7 @@ def harness_sides(spec: A.Spec, source: str, base_target: Target, head_target: T
         hdir = tmp / f"harness-{label}"
         hdir.mkdir(exist_ok=True)
         (hdir / f"{harness.module}.py").write_text(harness.source, encoding="utf-8")
+        write_prepared(hdir, harness.module, harness.source)
         sides.append(Side(harness, hdir, target))
     return sides[0], sides[1]
 

@@ -33,6 +33,7 @@ import json.decoder
 import json.encoder
 import json.scanner
 import importlib
+import itertools
 import os
 import sys
 import types
@@ -45,6 +46,8 @@ from evalgap.verifier.sandbox.snapshot import cell_value as _cell_value
 from evalgap.verifier.sandbox.snapshot import closure_state as _closure_state
 from evalgap.verifier.sandbox.snapshot import function_parts as _function_parts
 from evalgap.verifier.sandbox.snapshot import is_entry as _is_entry
+from evalgap.verifier.sandbox.snapshot import entries_of as _entries
+from evalgap.verifier.sandbox.snapshot import module_owners as _module_owners
 from evalgap.verifier.sandbox.snapshot import same as _same
 
 __all__ = ["Channel", "run", "encode", "WorkerRequest", "WorkerResult"]
@@ -85,7 +88,8 @@ class WorkerResult(TypedDict, total=False):
 
 # ------------------------------------------------------------------ bound before any target code runs
 _isinstance, _repr, _len, _list, _tuple, _str, _type = isinstance, repr, len, list, tuple, str, type
-_getattr, _vars, _sorted = getattr, vars, sorted
+_getattr, _vars, _sorted, _id, _map, _zip = getattr, vars, sorted, id, map, zip
+_repeat = itertools.repeat
 _dict_get = dict.get
 
 
@@ -132,6 +136,19 @@ def _c_encoder() -> Callable[[Any], str] | None:
 encode: Callable[[Any], str] = _c_encoder() or _py_encoder()
 
 
+#: the exit code of a worker whose result file cannot be trusted (:meth:`Channel.send`); the parent keeps a
+#: result only from a worker that ended with 0, or one that reports tampering
+UNTRUSTED_EXIT = 86
+
+
+def _threads_left() -> dict[str, Any]:
+    """The result of a run that ended with another thread still running (it could write the result file
+    after the scaffold did)."""
+    why = "a thread started during the run was still running when the result was written"
+    return {"tampered": [why], "error": f"tampered: {why}", "stage": "integrity", "outcome": "tampered",
+            "reason": f"tampered: {why}"}
+
+
 class Channel:
     """A worker's request, result channel and tamper check (see the module docstring).
 
@@ -145,7 +162,13 @@ class Channel:
     def __init__(self, argv: list[str]) -> None:
         with open(argv[0], encoding="utf-8") as fh:
             self.request: dict[str, Any] = json.load(fh)
-        self._out = open(argv[1], "w", encoding="utf-8")
+        # the result file, by descriptor, and which file it is: the target runs in this process and can
+        # write to the descriptor, or point it at another file (dup2); send() checks the file is the same
+        # one and writes the whole of it itself, last (see send)
+        self._out = os.open(argv[1], os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
+        st = os.fstat(self._out)
+        self._out_id = (st.st_dev, st.st_ino)
+        self._threads = frozenset(sys._current_frames())  # a worker has one; a test process may have more
         self._sent = False
         self._watches: list[_Watch] = []
         self._objects: list[tuple[str, Callable[[], Any], Any]] = []
@@ -157,6 +180,7 @@ class Channel:
         # finder or path hook put ahead of these (sys.meta_path.insert(0, ...)) can rewrite any later
         # import, the harness's too
         self._preloaded = dict(_PRELOADED)
+        self._prebuilt = snapshot.take_prebuilt()
         self._meta_path, self._path_hooks = _tuple(sys.meta_path), _tuple(sys.path_hooks)
         os.environ.pop("PYTHONHASHSEED", None)
         self.watch("builtins", builtins, everything=True)
@@ -205,29 +229,58 @@ class Channel:
         self._recording = True
 
     def install_guard(self) -> None:
-        """Install the audit-hook guard for the working folder unless the request says ``guard: false``."""
+        """Install the audit-hook guard for the working folder unless the request says ``guard: false``.
+
+        The functions of the snapshots taken so far are handed to it: assigning their code, defaults or
+        keyword defaults is then flagged here (``label.name rewritten``) and blocked, so the check after the
+        run compares only identities (reading those attributes again is an audited event each)."""
         if self.request.get("guard", True):
             import ctypes  # noqa: F401 - loaded now (its import opens libpython), so a target may import it
 
-            guard.install(os.getcwd())
+            fns: dict[int, _Watch] = {}
+            for w in reversed(self._watches):  # a function held by several: the first snapshot names it
+                fns.update(_zip(_map(_id, w.functions()), _repeat(w)))
+            if guard.install(os.getcwd(), fns, self._rewritten):
+                for w in self._watches:
+                    w.guarded = True
+
+    def _rewritten(self, w: _Watch, fn: Any, attr: str, _label_of: Any = _Watch.label_of) -> None:
+        """The guard's report of an assignment to ``attr`` of ``fn``, a function of snapshot ``w`` (the guard
+        blocks it afterwards, whatever this does)."""
+        self.flag(f"{_label_of(w, fn)} rewritten (its {attr} assigned)")
 
     # -- what is watched
     def watch(self, label: str, owner: Any, everything: bool = False) -> None:
         """Snapshot the entries of ``owner`` (a module or class ``__dict__``): functions, classes and
         descriptors (every entry with ``everything``)."""
-        entries = {k: v for k, v in _vars(owner).items() if everything or _is_entry(v)}
-        self._watches.append(_Watch(label, owner, entries))
+        self._watches.append(_Watch(label, owner, _entries(owner, everything)))
 
     def watch_modules(self, prefixes: tuple[str, ...]) -> None:
         """:meth:`watch` every loaded module whose name is one of ``prefixes`` or below one, and every class
         such a module defines (its methods and descriptors: ``SymbolicInt.__eq__`` replaced or its code
-        rewritten is tampering as much as a module function is)."""
+        rewritten is tampering as much as a module function is).
+
+        A module the fork server snapshotted before forking (:func:`.snapshot.prebuild`) and still the same object
+        reuses those snapshots, each checked first (identity, code and defaults; no target code has run yet):
+        one that differs (the worker's own patches) is taken again from what is here now. The entries are
+        compared, not the functions' code and defaults: only evalgap's own code has run in the job so far,
+        and it replaces entries, never code."""
+        below = _tuple(p + "." for p in prefixes)
+        fresh = []
         for name, mod in _sorted(sys.modules.items(), key=lambda kv: kv[0]):
-            if mod is not None and (name in prefixes or name.startswith(tuple(p + "." for p in prefixes))):
-                self.watch(name, mod)
-                for key, value in _list(_vars(mod).items()):
-                    if _isinstance(value, type) and _getattr(value, "__module__", None) == name:
-                        self.watch(f"{name}.{key}", value)
+            if mod is None or not (name in prefixes or name.startswith(below)):
+                continue
+            held = _dict_get(self._prebuilt, name)
+            if held is None or held[0] is not mod:
+                fresh.append(name)
+                continue
+            for w in held[1]:
+                self._watches.append(w if w.same_entries() else _Watch(w.label, w.owner, _entries(w.owner)))
+        if fresh:
+            for name, mod, owners in _module_owners(_tuple(fresh)):
+                if name in fresh:
+                    for label, owner in owners:
+                        self.watch(label, owner)
 
     def watch_object(self, label: str, read: Callable[[], Any], expected: Any) -> None:
         """Require ``read()`` to still return ``expected`` (by identity) after the run."""
@@ -312,12 +365,16 @@ class Channel:
 
     def send(self, data: dict[str, Any], _tampered: Any = tampered, _state_changes: Any = state_changes,
              _installed_root: Any = guard.installed_root, _blocked: Any = guard.BLOCKED,
-             _collect: Any = record.collect, _encode: Any = encode, _list: Any = _list) -> None:
+             _collect: Any = record.collect, _encode: Any = encode, _list: Any = _list) -> bool:
         """Write the result once (later calls are ignored): the tamper check's verdict replaces ``data``
         when anything was changed; ``blocked`` and ``state_changed`` are added. What it runs is bound when
-        this module is imported (see :meth:`tampered`)."""
+        this module is imported (see :meth:`tampered`).
+
+        Returns:
+            True when the result file holds this result and nothing else can write it (see :meth:`_write`);
+            False otherwise, or on a second call: the worker must then end with a non-zero exit code."""
         if self._sent:
-            return
+            return False
         self._sent = True
         changed = _tampered(self)
         if changed:
@@ -330,8 +387,40 @@ class Channel:
             data["blocked"] = _list(_blocked)
         if self._recording:
             data["inputs"] = _collect()
-        self._out.write(_encode(data))
-        self._out.close()
+        return self._write(_encode(data))
+
+    def _write(self, text: str, _fstat: Any = os.fstat, _pwrite: Any = os.pwrite,
+               _close: Any = os.close, _frames: Any = sys._current_frames, _len: Any = _len,
+               _encode_utf8: Any = str.encode, _encode: Any = encode, _threads_left: Any = _threads_left) -> bool:
+        """Write ``text`` as the whole result file; False when it cannot be trusted (then the worker must not
+        end with exit code 0: the parent keeps a result only from a worker that did).
+
+        The target may have written to the result's descriptor already (a forged result), pointed it at
+        another file, or left a thread that writes after this: the file must still be the one opened before
+        the target ran (device and inode), no Python thread may have started since the channel opened
+        (``sys._current_frames``; Z3's timer threads run no Python code),
+        and the file is written from offset 0 here and must then be exactly this long (the guard blocks
+        truncating a file outside the worker folder, the target's attempts included): what the target wrote
+        before is overwritten or makes the result untrusted; nothing of the target runs after this (the
+        worker exits at once)."""
+        try:
+            st = _fstat(self._out)
+            if (st.st_dev, st.st_ino) != self._out_id:
+                return False
+            if not self._threads.issuperset(_frames()):
+                text = _encode(_threads_left())
+                ok = False
+            else:
+                ok = True
+            raw = _encode_utf8(text, "utf-8")
+            done = 0
+            while done < _len(raw):
+                done += _pwrite(self._out, raw[done:], done)
+            size = _fstat(self._out).st_size
+            _close(self._out)
+            return ok and size == _len(raw)  # longer: the target wrote past the end of this result
+        except OSError:
+            return False
 
 
 def contracts_enforced(process: str) -> str | None:
@@ -343,7 +432,10 @@ def contracts_enforced(process: str) -> str | None:
     """
     import icontract
 
-    @icontract.ensure(lambda result: result > 0, "evalgap self-test")
+    # the error is built by a function, so icontract raises it without composing a message (which reads and
+    # parses this file's source with asttokens: ~13 ms a replay)
+    @icontract.ensure(lambda result: result > 0, "evalgap self-test",
+                      error=lambda result: icontract.ViolationError("evalgap self-test"))
     def _probe() -> int:
         return 0
 
@@ -379,7 +471,8 @@ def run(argv: list[str], work: Callable[[Channel], dict[str, Any]], _Channel: An
             "worker"}`` (the target's exceptions are data; a worker should catch them itself).
 
     Returns:
-        0 (the exit code; what happened is in the result).
+        the exit code: 0, or :data:`UNTRUSTED_EXIT` when the result file cannot be trusted (what happened
+        is in the result).
 
     ``Channel`` and ``Channel.send`` are bound as defaults when this module is imported: the result goes out
     through them, not through whatever the target made of them.
@@ -389,6 +482,5 @@ def run(argv: list[str], work: Callable[[Channel], dict[str, Any]], _Channel: An
         data = work(ch)
     except BaseException as exc:  # noqa: BLE001 - anything the target does is data
         data = {"error": f"worker error: {type(exc).__name__}: {str(exc)[:500]}", "stage": "worker"}
-    _send(ch, data)
-    return 0
+    return 0 if _send(ch, data) is True else UNTRUSTED_EXIT
 

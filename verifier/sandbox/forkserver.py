@@ -59,6 +59,7 @@ def _child(job: dict[str, Any]) -> None:
     """In the forked child (or the spawned jail): apply limits, then the OS isolation
     (:func:`evalgap.verifier.sandbox.isolation.enter`), run the worker's main, exit (never returns)."""
     code = 1
+    exit_now = _real_exit
     try:
         try:
             os.setsid()
@@ -92,6 +93,10 @@ def _child(job: dict[str, Any]) -> None:
         signal.signal(signal.SIGPROF, signal.SIG_DFL)
         signal.setitimer(signal.ITIMER_PROF, max(0.05, float(job["cpu_s"])))
         isolation.enter(job, [os.path.dirname(os.path.abspath(job["cwd"])), os.devnull])
+        # the worker process from here on: no module global holds the raw exit any more (a target that wrote
+        # a result file itself and ended with exit code 0 without the scaffold would have it kept)
+        _forget_exit()
+        isolation.forget_exit()
         if job.get("as_main"):  # the spawned path: exactly ``python -m MODULE REQUEST RESULT``, as before
             import runpy
 
@@ -111,7 +116,16 @@ def _child(job: dict[str, Any]) -> None:
     try:
         sys.stderr.flush()
     finally:
-        _real_exit(code)
+        exit_now(code)
+
+
+def _exit_gone(code: int = 0) -> None:
+    raise PermissionError("evalgap: the worker's raw exit is not available to the code under check")
+
+
+def _forget_exit() -> None:
+    """In a job's worker process: drop this module's reference to the raw ``os._exit``."""
+    globals()["_real_exit"] = _exit_gone
 
 
 class _Input:
@@ -159,8 +173,22 @@ def _kill_group(pid: int) -> None:
         pass
 
 
+_CGROUP: list[isolation.ServerCgroup] = []  # in a server: the cgroup its next job is forked in
+
+
+def _pidfd(pid: int) -> int | None:
+    try:
+        return os.pidfd_open(pid)
+    except (AttributeError, OSError):  # before Linux 5.3: poll
+        return None
+
+
 def _run_job(job: dict[str, Any]) -> dict[str, Any]:
     start = time.monotonic()
+    cg = _CGROUP[0] if _CGROUP else None
+    inherited = cg.take() if cg is not None else None
+    if inherited is not None:
+        job["cgroup_dir"] = inherited  # the child is forked in it; serve() removes it after the job
     report_r, report_w = os.pipe()
     pid = os.fork()
     if pid == 0:
@@ -170,6 +198,8 @@ def _run_job(job: dict[str, Any]) -> dict[str, Any]:
     wall = float(job["wall_s"])
     timed_out = cancelled = False
     status = 0
+    pidfd = _pidfd(pid)
+    isolated = cg is None
     while True:
         done, status = os.waitpid(pid, os.WNOHANG)
         if done:
@@ -183,7 +213,24 @@ def _run_job(job: dict[str, Any]) -> dict[str, Any]:
             _kill_group(pid)
             _, status = os.waitpid(pid, 0)
             break
-        time.sleep(0.004)
+        if not isolated and select.select([report_r], [], [], 0)[0]:
+            # the job has isolated itself (no more forks of its own set-up to hold up): move to the next
+            # job's cgroup now, while this one runs
+            isolated = True
+            assert cg is not None
+            cg.prepare()
+        if pidfd is None:
+            time.sleep(0.004)
+            continue
+        # wake when the job ends, when it reports its isolation, on a line from the client (a cancel)
+        watch = [pidfd] + ([report_r] if not isolated else [])
+        if _INPUT and not _INPUT[0].eof:
+            watch.append(_INPUT[0].fd)
+        select.select(watch, [], [], 0.05)
+    if pidfd is not None:
+        os.close(pidfd)
+    if cg is not None:
+        cg.prepare()  # before the job's cgroup is removed (the server must have left it)
     _kill_group(pid)  # leftovers of a child that forked despite the guard
     return {"returncode": os.waitstatus_to_exitcode(status), "timed_out": timed_out, "cancelled": cancelled,
             "wall_s": time.monotonic() - start, "sandbox": isolation.read_report(report_r)}
@@ -198,12 +245,20 @@ def serve(kind: str, module: str = "", preload: tuple[str, ...] = ()) -> int:
         module, preload = w.module, w.preload
     _PARENT[:] = [os.getppid()]
     _SERVER_PID[:] = [os.getpid()]
-    for name in (*preload, module, "evalgap.verifier.sandbox.guard"):
+    # besides the kind's own: what every job imports after its fork (the scaffold's tempfile, the guard's
+    # sqlite3), which a job would compile from source (its bytecode folder is a fresh, empty one)
+    for name in (*preload, module, "evalgap.verifier.sandbox.guard", "tempfile", "sqlite3", "sqlite3.dbapi2"):
         importlib.import_module(name)
     isolation.preload()
-    from evalgap.verifier.sandbox import channel
+    from evalgap.verifier.sandbox import channel, snapshot
 
     channel.preload()
+    watched = getattr(sys.modules[module], "WATCHED_MODULES", None)  # the libraries the worker's check watches
+    if watched:
+        snapshot.prebuild(tuple(watched))
+    if isolation.requested() != isolation.GUARD_ONLY:
+        _CGROUP[:] = [isolation.ServerCgroup(str(os.getpid()))]
+        _CGROUP[0].prepare()
     out = sys.stdout
     out.write(json.dumps({"ready": True, "pid": os.getpid()}) + "\n")
     out.flush()
@@ -220,6 +275,8 @@ def serve(kind: str, module: str = "", preload: tuple[str, ...] = ()) -> int:
         out.write(json.dumps(reply) + "\n")
         out.flush()
         isolation.cleanup(job)  # the job's cgroup, once the client has its answer
+    if _CGROUP:
+        _CGROUP[0].leave()
     return 0
 
 
@@ -301,6 +358,7 @@ class ForkServer:
             pass
         self.proc.kill()
         self.proc.wait()
+        isolation.remove_server_cgroups(str(self.proc.pid))  # killed: the cgroup it sat in is empty now
 
 
 class ServerPool:

@@ -15,7 +15,9 @@ Python's audit hooks (PEP 578) see every file open, process start and socket ope
   ``os.fork``/``forkpty``, ``pty.spawn``, and signals to other processes (``os.kill``/``killpg``);
 * network: ``socket.connect``/``bind``/``sendto``/``sendmsg``;
 * ``gc.get_objects``/``gc.get_referrers`` (the way to the tamper check's own data);
-* ``os._exit`` (replaced by a function that raises, so the worker can still report).
+* ``os._exit`` and ``posix._exit`` (replaced by a function that raises, so the worker can still report; the
+  scaffold keeps a result only from a worker that ended through it, see
+  :meth:`evalgap.verifier.sandbox.channel.Channel.send`).
 
 Workers report :data:`BLOCKED` (the recorded events) in their result; the engine turns any blocked event
 into ``unknown`` with reason ``blocked side effect``. Audit hooks cannot be removed, but code running in
@@ -28,7 +30,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Any, NoReturn
+from typing import Any, Callable, Mapping, NoReturn
 
 __all__ = ["SandboxBlocked", "BLOCKED", "install", "installed_root"]
 
@@ -56,16 +58,23 @@ _GC_EVENTS = frozenset({"gc.get_objects", "gc.get_referrers"})
 _WATCHED = ({"open", "os.kill", "os.killpg"} | set(_PATH_EVENTS) | _PROCESS_EVENTS | _SOCKET_EVENTS
             | _CTYPES_EVENTS | _SQLITE_EVENTS | _GC_EVENTS)
 #: assigning or deleting a function's code, defaults or keyword defaults: blocked for evalgap's own functions
-#: (the tamper check's and the workers'), whose code lives under :data:`_OWN_DIR`
+#: (the tamper check's and the workers'), whose code lives under :data:`_OWN_DIR`, and blocked and reported
+#: as tampering for the functions the tamper check watches (:func:`install`'s ``functions``)
 _FUNCTION_EVENTS = frozenset({"object.__setattr__", "object.__delattr__"})
 _FUNCTION_ATTRS = frozenset({"__code__", "__defaults__", "__kwdefaults__"})
 _OWN_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "")
 _FunctionType = type(lambda: None)
 
 
-def _own_function(obj: Any, _type: Any = type, _fn: Any = _FunctionType, _dir: str = _OWN_DIR) -> bool:
-    """Whether ``obj`` is a function whose code is evalgap's verifier's (a file under :data:`_OWN_DIR`)."""
-    return _type(obj) is _fn and obj.__code__.co_filename.startswith(_dir)
+def _own_function(obj: Any, _type: Any = type, _fn: Any = _FunctionType, _dir: str = _OWN_DIR,
+                  _str: Any = str, _startswith: Any = str.startswith) -> bool:
+    """Whether ``obj`` is a function whose code is evalgap's verifier's (a file under :data:`_OWN_DIR`).
+    Only an exact ``str`` file name is read, with ``str``'s own method: a code object made with a ``str``
+    subclass as its file name must not run the target's code inside the hook."""
+    if _type(obj) is not _fn:
+        return False
+    name = obj.__code__.co_filename
+    return _type(name) is _str and bool(_startswith(name, _dir))
 
 #: Human-readable descriptions of the operations blocked so far in this process (first 20).
 BLOCKED: list[str] = []
@@ -103,6 +112,8 @@ def _inside(path: Any, root: str, dir_fd: int | None = None, fd_ok: bool = True)
         text = os.fsdecode(path)
     except TypeError:
         return False
+    if type(text) is not str:  # a str subclass: its methods are the target's; use an exact copy
+        text = str.__str__(text)
     if text in ("/dev/null", "nul"):
         return True
     base = os.getcwd()
@@ -121,13 +132,18 @@ def _block(what: str) -> NoReturn:
     raise SandboxBlocked(f"evalgap sandbox blocked {what}")
 
 
-def _make_hook(root: str) -> Any:
+def _make_hook(root: str, functions: Mapping[int, Any] | None = None,
+               on_tamper: Callable[[Any, Any, str], None] | None = None) -> Any:
     """The audit hook for ``root``. What it reads is bound here, once, before any target code runs: the
     watched events (a frozenset), the root (a string), its re-entry flag (a closure cell no module global
     reaches), :func:`_block` and :func:`_inside`. A target that rebinds ``guard._state``, ``guard._WATCHED``
     or ``guard._block`` changes nothing the hook does; replacing the code or defaults of one of evalgap's
-    functions (``_hook.__defaults__ = ...``, ``Channel.tampered.__code__ = ...``) is itself blocked."""
+    functions (``_hook.__defaults__ = ...``, ``Channel.tampered.__code__ = ...``) is itself blocked.
+    ``functions`` (``id(function) -> owner``, the owner holding a reference to it) and ``on_tamper`` (called
+    with the owner and a description) are bound here too: an assignment to one of those functions' code or
+    defaults is reported, then blocked."""
     watched = frozenset(_WATCHED | _FUNCTION_EVENTS)
+    fns = dict(functions or {})
     busy = [False]
 
     def hook(event: str, args: tuple[Any, ...], _watched: Any = watched, _busy: Any = busy, _root: str = root,
@@ -135,8 +151,20 @@ def _make_hook(root: str) -> Any:
              _path_events: Any = dict(_PATH_EVENTS), _process: Any = frozenset(_PROCESS_EVENTS),
              _socket: Any = frozenset(_SOCKET_EVENTS), _ctypes: Any = frozenset(_CTYPES_EVENTS),
              _gc: Any = _GC_EVENTS,
-             _fn_attrs: Any = _FUNCTION_ATTRS, _write: int = _WRITE_FLAGS) -> None:
-        if event not in _watched or _busy[0]:
+             _fn_attrs: Any = _FUNCTION_ATTRS, _write: int = _WRITE_FLAGS, _fns: Any = fns,
+             _on_tamper: Any = on_tamper, _id: Any = id, _fn_events: Any = _FUNCTION_EVENTS) -> None:
+        if event not in _watched:
+            return
+        if event in _fn_events:  # checked even inside the hook's own calls (nothing there assigns code)
+            if len(args) > 1 and args[1] in _fn_attrs:
+                owner = _fns.get(_id(args[0]))
+                if owner is not None and _on_tamper is not None:
+                    _on_tamper(owner, args[0], args[1])
+                    _block(f"replacing {args[1]} of a function the tamper check watches")
+                if _own(args[0]):
+                    _block(f"replacing {args[1]} of one of evalgap's functions")
+            return
+        if _busy[0]:
             return
         _busy[0] = True  # realpath/getcwd must not re-enter the hook's checks
         try:
@@ -165,8 +193,6 @@ def _make_hook(root: str) -> Any:
                 _block(f"a foreign-function or raw-memory call ({event})")
             elif event in _gc:
                 _block(f"listing the interpreter's objects ({event})")
-            elif len(args) > 1 and args[1] in _fn_attrs and _own(args[0]):
-                _block(f"replacing {args[1]} of evalgap's function {getattr(args[0], '__qualname__', '?')}")
         finally:
             _busy[0] = False
 
@@ -235,11 +261,21 @@ def _no_exit(code: int = 0) -> NoReturn:
     _block(f"os._exit({code}) (ending the worker without a report)")
 
 
-def install(root: str) -> None:
+def install(root: str, functions: Mapping[int, Any] | None = None,
+            on_tamper: Callable[[Any, Any, str], None] | None = None) -> bool:
     """Install the guard in this process, confining writes to ``root`` (made absolute and resolved).
 
     Args:
         root: the worker's private folder.
+        functions: ``id(function) -> owner`` of the functions the tamper check watches (the owner, a
+            :class:`~evalgap.verifier.sandbox.snapshot.Watch`, keeps each function alive, so no id is reused):
+            assigning or deleting their ``__code__``, ``__defaults__`` or ``__kwdefaults__`` is reported
+            through ``on_tamper(owner, function, attribute)`` and blocked.
+        on_tamper: see ``functions``.
+
+    Returns:
+        True when the hook was installed by this call (with ``functions``); False when it was already
+        installed (``functions`` are then not watched by it).
 
     Raises:
         RuntimeError: the guard is already installed with another root (hooks cannot be removed).
@@ -248,12 +284,15 @@ def install(root: str) -> None:
     if _state["root"] is not None:
         if _state["root"] != real:
             raise RuntimeError(f"the sandbox guard is already installed for {_state['root']}")
-        return
+        return False
     _state["root"] = real
-    os._exit = _no_exit  # type: ignore[assignment]
+    import posix
+
+    os._exit = posix._exit = _no_exit  # type: ignore[assignment]
     _wrap_os()
     try:
         _wrap_sqlite()
     except ImportError:  # pragma: no cover - a Python without sqlite3 has no ATTACH either
         pass
-    sys.addaudithook(_make_hook(real))
+    sys.addaudithook(_make_hook(real, functions, on_tamper))
+    return True

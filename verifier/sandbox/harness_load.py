@@ -23,14 +23,16 @@ from __future__ import annotations
 
 import ast
 import gc
+import hashlib
 import importlib
 import importlib.util
+import marshal
 import os
 import sys
 import types
 from typing import Any, Callable
 
-__all__ = ["load_harness", "harness_names"]
+__all__ = ["load_harness", "harness_names", "write_prepared"]
 
 _DUNDERS = frozenset({"__name__", "__doc__", "__package__", "__loader__", "__spec__", "__file__", "__cached__",
                       "__builtins__", "__annotations__"})
@@ -113,6 +115,43 @@ def _target_of(tree_source: str) -> str | None:
     return None
 
 
+_PREPARED = ".prepared"  # beside NAME.py: what load_harness computes from the source, computed by the parent
+
+
+def _facts(source: str, path: str) -> tuple[Any, ...]:
+    """What :func:`load_harness` reads from a harness's source: its names and imports, its target, the
+    target's bindings, and its compiled code."""
+    names, imports = harness_names(source)
+    return names, imports, _target_of(source), _target_bindings(source), compile(source, path, "exec")
+
+
+def write_prepared(folder: str | os.PathLike[str], name: str, source: str) -> None:
+    """In the parent, after writing ``folder/name.py`` with ``source``: write what every job would otherwise
+    compute from it again (three parses and a compilation: ~10 ms a job for a 20-requirement harness), keyed by
+    the source's hash, as ``name.prepared`` (``marshal``; the same interpreter reads it). A job uses it only
+    when the hash matches the ``.py`` it reads; the harness folder is the parent's and no job can write it.
+
+    Raises:
+        OSError: the file cannot be written; SyntaxError: ``source`` does not parse.
+    """
+    path = os.path.join(os.fspath(folder), f"{name}.py")
+    digest = hashlib.sha256(source.encode("utf-8")).hexdigest()
+    with open(os.path.join(os.fspath(folder), f"{name}{_PREPARED}"), "wb") as fh:
+        fh.write(marshal.dumps((digest, *_facts(source, path))))
+
+
+def _prepared(folder: str, name: str, source: str, path: str, _open: Any = open, _loads: Any = marshal.loads,
+              _sha: Any = hashlib.sha256) -> tuple[Any, ...]:
+    try:
+        with _open(os.path.join(folder, f"{name}{_PREPARED}"), "rb") as fh:
+            held = _loads(fh.read())
+        if held[0] == _sha(source.encode("utf-8")).hexdigest():
+            return tuple(held[1:])
+    except (OSError, ValueError, EOFError, TypeError, IndexError):
+        pass
+    return _facts(source, path)
+
+
 def load_harness(folder: str, name: str, flag: Callable[[str], None], _names: Any = harness_names,
                  _target_of: Any = _target_of, _exec: Any = exec, _compile: Any = compile,
                  _gc_disable: Any = gc.disable, _gc_enable: Any = gc.enable, _gc_isenabled: Any = gc.isenabled,
@@ -122,7 +161,8 @@ def load_harness(folder: str, name: str, flag: Callable[[str], None], _names: An
                  _module_from_spec: Any = importlib.util.module_from_spec, _open: Any = open,
                  _bindings: Any = _target_bindings, _type: Any = type, _isinstance: Any = isinstance,
                  _ModuleType: Any = types.ModuleType,
-                 _module_dict: Any = vars(types.ModuleType)["__dict__"].__get__) -> types.ModuleType:
+                 _module_dict: Any = vars(types.ModuleType)["__dict__"].__get__,
+                 _prepared: Any = _prepared) -> types.ModuleType:
     """Import harness ``name`` from ``folder`` as described in the module docstring.
 
     Args:
@@ -144,8 +184,7 @@ def load_harness(folder: str, name: str, flag: Callable[[str], None], _names: An
         return module
     with _open(path, encoding="utf-8") as fh:
         source = fh.read()
-    names, imports = _names(source)
-    target = _target_of(source)
+    names, imports, target, bindings, code = _prepared(folder, name, source, path)
     # what the harness imports (the standard library, icontract, typing), loaded before any target code runs:
     # a module the target planted in sys.modules, or a module attribute it rebinds, is then seen below
     for _, mod, _ in imports:
@@ -162,7 +201,6 @@ def load_harness(folder: str, name: str, flag: Callable[[str], None], _names: An
     spec = _spec_from_file(name, path)
     module = _module_from_spec(spec)
     _sys.modules[name] = module
-    code = _compile(source, path, "exec")
     collecting = _gc_isenabled()
     _gc_disable()  # no finalizer of the target's runs while the harness executes
     try:
@@ -185,7 +223,7 @@ def load_harness(folder: str, name: str, flag: Callable[[str], None], _names: An
         if kind is not _ModuleType and ("__getattribute__" in _vars(kind) or not _isinstance(checked, _ModuleType)):
             flag(f"the target module {target} answers attribute lookups itself ({kind.__name__})")
         space = _module_dict(checked) if _isinstance(checked, _ModuleType) else {}
-        for bound, attr in _bindings(source):
+        for bound, attr in bindings:
             held = space.get(attr, _MISSING)
             if held is not _MISSING and found.get(bound, _MISSING) is not held:
                 flag(f"{name}.{bound} is not {target}.{attr} as the module's namespace holds it")

@@ -379,6 +379,11 @@ def run_worker(module: str, request: dict[str, Any], limits: Limits,
                 result = loaded if isinstance(loaded, dict) else None
             except (ValueError, OSError):
                 result = None
+        if result is not None and rc != 0 and not result.get("tampered"):
+            # the scaffold writes the whole result last and exits with 0 (channel.Channel.send): a worker
+            # that ended otherwise (killed, crashed, exit code UNTRUSTED_EXIT) may have left a result file
+            # the code under check wrote itself, so it is not a result; a report of tampering still counts
+            result = None
         if cancelled:  # whatever it wrote before it was stopped is not its answer
             _mark_cancelled()
             return WorkerOutcome(None, "cancelled", rc, stderr, wall, sandbox)

@@ -11,14 +11,15 @@ from __future__ import annotations
 
 import itertools
 import operator
+import sys
 import types
 from typing import Any
 
 __all__ = ["Watch", "MISSING", "is_entry", "function_parts", "same", "cell_value", "closure_state",
-           "closure_changes"]
+           "closure_changes", "prebuild", "take_prebuilt", "module_owners", "entries_of"]
 
 _isinstance, _len, _list, _tuple, _type = isinstance, len, list, tuple, type
-_getattr, _vars, _callable = getattr, vars, callable
+_getattr, _vars, _callable, _sorted = getattr, vars, callable, sorted
 _FunctionType, _MethodType = types.FunctionType, types.MethodType
 # the comparison's loops run in C (``all(map(is_, ...))``): an identity test cannot be answered by the
 # compared objects (``==`` could: a replacement's ``__eq__``), and no Python frame runs per entry
@@ -80,7 +81,7 @@ class Watch:
     in place with ``staticmethod.__init__``) and the code, defaults and keyword defaults of every function."""
 
     __slots__ = ("label", "owner", "entries", "keys", "values", "plain", "plain_parts", "wrapped", "inner",
-                 "inner_fns", "inner_parts")
+                 "inner_fns", "inner_parts", "guarded")
 
     def __init__(self, label: str, owner: Any, entries: dict[str, Any]) -> None:
         self.label, self.owner, self.entries = label, owner, entries
@@ -92,20 +93,46 @@ class Watch:
         self.inner = _tuple(_map(_FUNC, self.wrapped))
         self.inner_fns = _tuple(f for f in self.inner if _type(f) is _FunctionType)
         self.inner_parts = _parts(self.inner_fns)
+        #: set by :meth:`Channel.install_guard <evalgap.verifier.sandbox.channel.Channel.install_guard>` when the
+        #: guard's audit hook stops and flags every assignment to these functions' code, defaults and keyword
+        #: defaults: the check then need not read them again (each read is an audited event: ~1 us through
+        #: the hook, ~15 ms over CrossHair's and Z3's 15,000 functions)
+        self.guarded = False
+
+    def functions(self) -> tuple[Any, ...]:
+        """The functions whose code, defaults and keyword defaults this snapshot holds (entries and the
+        functions inside wrappers)."""
+        return self.plain + self.inner_fns
+
+    def label_of(self, fn: Any) -> str:
+        """``label.name`` of the entry that is ``fn`` or wraps it (``label.?`` when none does)."""
+        for key, value in _zip(self.keys, self.values):
+            if value is fn or _inner_of(self, value) is fn:
+                return f"{self.label}.{key if _type(key) is str else '?'}"
+        return f"{self.label}.?"
 
     def intact(self, _all: Any = all, _map: Any = map, _is: Any = operator.is_, _repeat: Any = itertools.repeat,
                _vars: Any = vars, _FUNC: Any = _FUNC, _parts_same: Any = _parts_same,
                _MISSING: Any = _MISSING) -> bool:
         """Whether every entry, every wrapper's function and every function's code, defaults and keyword
-        defaults are still the snapshot's objects (identity only; C loops). Its helpers are bound as
+        defaults are still the snapshot's objects (identity only; C loops; the code and defaults only when
+        the guard does not watch their assignment, see :attr:`guarded`). Its helpers are bound as
         defaults when this module is imported, before any target: rebinding a module global of this module
         (``_all = lambda it: True``) does not change what the check runs; replacing the defaults or the code
         of a function of evalgap's is blocked by the guard (:mod:`.guard`)."""
+        ok: bool = self.same_entries()
+        if ok and self.guarded is not True:
+            ok = _parts_same(self.plain, self.plain_parts) and _parts_same(self.inner_fns, self.inner_parts)
+        return ok
+
+    def same_entries(self, _all: Any = all, _map: Any = map, _is: Any = operator.is_,
+                     _repeat: Any = itertools.repeat, _vars: Any = vars, _FUNC: Any = _FUNC,
+                     _MISSING: Any = _MISSING) -> bool:
+        """Whether every entry and every wrapper's function are still the snapshot's objects (identity; what
+        :meth:`intact` checks besides the code and defaults)."""
         now = _vars(self.owner)  # a dict or a class's mappingproxy: their C get() cannot be patched
         ok: bool = (_all(_map(_is, _map(now.get, self.keys, _repeat(_MISSING)), self.values))
-                    and _parts_same(self.plain, self.plain_parts)
-                    and _all(_map(_is, _map(_FUNC, self.wrapped), self.inner))
-                    and _parts_same(self.inner_fns, self.inner_parts))
+                    and _all(_map(_is, _map(_FUNC, self.wrapped), self.inner)))
         return ok
 
     def changes(self) -> list[str]:
@@ -127,6 +154,49 @@ class Watch:
                 if not any(line.startswith(f"{self.label}.{name} ") for line in out):
                     out.append(f"{self.label}.{name} re-pointed (the function inside the wrapper)")
         return out or [f"{self.label} changed in place"]
+
+
+#: snapshots built in a fork server before it forks (:func:`prebuild`): module name -> (the module, its
+#: :class:`Watch` and those of the classes it defines). A job's channel takes them when it opens
+#: (:func:`take_prebuilt`, before any target code runs), which empties this dict: no module global leads a
+#: target to them.
+_PREBUILT: dict[str, tuple[Any, list[Watch]]] = {}
+
+
+def module_owners(prefixes: tuple[str, ...]) -> list[tuple[str, Any, list[tuple[str, Any]]]]:
+    """``(name, module, [(label, module or class), ...])`` of every loaded module named one of ``prefixes``
+    or below one, with the classes the module defines (what ``Channel.watch_modules`` snapshots)."""
+    below = _tuple(p + "." for p in prefixes)
+    out = []
+    for name, mod in _sorted(sys.modules.items(), key=lambda kv: kv[0]):
+        if mod is not None and (name in prefixes or name.startswith(below)):
+            owners: list[tuple[str, Any]] = [(name, mod)]
+            for key, value in _list(_vars(mod).items()):
+                if _isinstance(value, type) and _getattr(value, "__module__", None) == name:
+                    owners.append((f"{name}.{key}", value))
+            out.append((name, mod, owners))
+    return out
+
+
+def entries_of(owner: Any, everything: bool = False) -> dict[str, Any]:
+    """The entries of ``owner`` (a module or class) a :class:`Watch` snapshots: :func:`is_entry` ones, or all."""
+    return {k: v for k, v in _vars(owner).items() if everything or is_entry(v)}
+
+
+def prebuild(prefixes: tuple[str, ...]) -> None:
+    """In a fork server, before it forks jobs: snapshot the modules a job's ``Channel.watch_modules``
+    with these ``prefixes`` will watch, so that a job only checks them against what it finds (a forked
+    child reading 15,000 functions' code touches every page that holds them: ~30 ms a job for CrossHair's
+    and Z3's modules; checking the prebuilt snapshot by identity costs a fraction)."""
+    for name, mod, owners in module_owners(prefixes):
+        _PREBUILT[name] = (mod, [Watch(label, owner, entries_of(owner)) for label, owner in owners])
+
+
+def take_prebuilt() -> dict[str, tuple[Any, list[Watch]]]:
+    """The snapshots :func:`prebuild` made (module name -> (module, watches)), once: the dict is emptied."""
+    out = dict(_PREBUILT)
+    _PREBUILT.clear()
+    return out
 
 
 def _snapshot_code(w: Watch, value: Any) -> tuple[Any, ...] | None:

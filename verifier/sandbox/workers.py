@@ -73,10 +73,10 @@ _V = "evalgap.verifier"
 for _w in (
     WorkerKind("crosshair", f"{_V}.engines.crosshair_worker",
                ("crosshair", "crosshair.core_and_libs", "crosshair.condition_parser", "crosshair.options", "z3",
-                "icontract"), engine="crosshair"),
+                "icontract", "crosshair.pathing_oracle", f"{_V}.engines.shield"), engine="crosshair"),
     WorkerKind("hypothesis", f"{_V}.engines.hypothesis_worker", ("hypothesis", "hypothesis.strategies", "icontract"),
                engine="hypothesis"),
-    WorkerKind("replay", f"{_V}.engines.replay_worker", ("icontract",)),
+    WorkerKind("replay", f"{_V}.engines.replay_worker", ("icontract", "datetime", "string", "unicodedata")),
     WorkerKind("enumeration", f"{_V}.engines.enumeration_worker", ("icontract",), engine="enumeration"),
     WorkerKind("schedules", f"{_V}.engines.schedules_worker", ("hypothesis", "hypothesis.strategies", "icontract",
                                                                "asyncio")),
