@@ -37,7 +37,9 @@ Figures (wall-clock seconds; medians over ``--repeat`` runs):
   ``PYTHONHASHSEED`` switched off (the benchmark replaces the engine's two-run function by one run; the
   product has no such switch), ``second_seed_wall_pct`` / ``second_seed_cpu_pct`` what the second run adds
   over it, ``overhead_cpu_no_analysis_single_seed_pct`` the CLI's CPU overhead over ``crosshair check``
-  without that part (the speed issue's ratio); ``tamper_check_ms`` the scaffold's own cost per CrossHair
+  without that part (the speed issue's ratio); ``j2_single_seed_s`` the same with two workers, and
+  ``wall_ratio_j1_single_seed`` / ``wall_ratio_j2_single_seed`` / ``cpu_ratio_j1_single_seed`` those runs over
+  ``crosshair check`` (the speed issue's goal: wall ratio <= 0.6 at ``-j 2``); ``tamper_check_ms`` the scaffold's own cost per CrossHair
   worker run (snapshotting builtins, json, icontract, CrossHair and the check functions, and comparing them
   after the run; measured in a subprocess with CrossHair imported, median of 200) and ``tamper_check_pct``
   that cost over the CPU seconds per requirement of the single-seed j1 run;
@@ -113,7 +115,7 @@ def _workload(folder: Path, n: int, bits: int = 6) -> tuple[Path, Path, dict[str
 
 
 _CPU: dict[str, list[float]] = {"crosshair": [], "cli_j1": [], "cli_j1_no_analysis": [], "cached_cli": [],
-                                "j1": [], "j2": [], "j1_single_seed": []}
+                                "j1": [], "j2": [], "j1_single_seed": [], "j2_single_seed": []}
 _LOAD: dict[str, list[float]] = {}
 _HEAVY = ("z3", "crosshair", "hypothesis", "icontract", "rich", "jinja2")
 
@@ -345,7 +347,7 @@ def main(argv: list[str] | None = None) -> int:
         spec, contracts, expected = _workload(folder, args.functions, args.bits)
         runs: dict[str, list[float]] = {"crosshair": [], "cli_j1": [], "cli_j1_no_analysis": [], "j1": [],
                                         "j1_replay": [], "j2": [], "cached": [], "cached_cli": [],
-                                        "j1_single_seed": []}
+                                        "j1_single_seed": [], "j2_single_seed": []}
         parity: list[str] = []
         for _ in range(args.repeat):
             cw, cv = _crosshair_check(contracts, args.budget)
@@ -356,6 +358,9 @@ def main(argv: list[str] | None = None) -> int:
             _load("j1_single_seed")
             ws, _, vs = _evalgap(spec, args.budget, 1, None, single_seed=True)
             runs["j1_single_seed"].append(ws)
+            _load("j2_single_seed")
+            ws2, _, vs2 = _evalgap(spec, args.budget, 2, None, single_seed=True)
+            runs["j2_single_seed"].append(ws2)
             _load("j2")
             w2, _, v2 = _evalgap(spec, args.budget, 2, None)
             cache = folder / f"cache-{len(runs['cached'])}"
@@ -376,7 +381,8 @@ def main(argv: list[str] | None = None) -> int:
             runs["cached"].append(wc)
             mapped = {f"R-{k[1:]}": v for k, v in cv.items()}
             for name, got in (("crosshair check", mapped), ("evalgap CLI -j1", vcli), ("evalgap CLI -j1 --no-analysis", vna),
-                              ("evalgap -j1", v1), ("evalgap -j1 single seed", vs), ("evalgap -j2", v2), ("evalgap cached", vc),
+                              ("evalgap -j1", v1), ("evalgap -j1 single seed", vs),
+                              ("evalgap -j2 single seed", vs2), ("evalgap -j2", v2), ("evalgap cached", vc),
                               ("evalgap CLI cached", vcc)):
                 if got != expected:
                     parity.append(f"{name}: {got} != expected {expected}")
@@ -408,6 +414,11 @@ def main(argv: list[str] | None = None) -> int:
         "cpu_s": {k: round(v, 3) for k, v in cpu.items()},
         "second_seed": {
             "j1_single_seed_s": round(med["j1_single_seed"], 3),
+            "j2_single_seed_s": round(med["j2_single_seed"], 3),
+            # the speed issue's figures: evalgap without the confirming run against plain crosshair check
+            "wall_ratio_j1_single_seed": round(med["j1_single_seed"] / med["crosshair"], 2),
+            "wall_ratio_j2_single_seed": round(med["j2_single_seed"] / med["crosshair"], 2),
+            "cpu_ratio_j1_single_seed": round(cpu["j1_single_seed"] / cpu["crosshair"], 2),
             "second_seed_wall_pct": round(100 * (med["j1"] / med["j1_single_seed"] - 1), 1),
             "second_seed_cpu_pct": round(100 * (cpu["j1"] / cpu["j1_single_seed"] - 1), 1),
             "overhead_cpu_no_analysis_single_seed_pct": round(
