@@ -187,6 +187,14 @@ def test_an_import_that_hangs_stops_at_the_probe_limit(case: Path, monkeypatch: 
     assert "s.req:2:9: importing target t.py did not finish within the import-time probe's limits" in res.stderr
 
 
+def test_an_import_that_kills_itself_is_not_called_a_hang(case: Path) -> None:
+    (case / "t.py").write_text("import os\nos.kill(os.getpid(), 9)\n" + TARGET)
+    res = run_cli("lint", "s.req")
+    assert res.exit_code == 2, res.stderr
+    assert "s.req:2:9: importing target t.py ended the import-time probe: killed by SIGKILL" in res.stderr
+    assert "did not finish" not in res.stderr and "Traceback" not in res.stderr
+
+
 # ------------------------------------------------------------------ the LLM endpoint
 class _Endpoint:
     """Answers POSTs from a script: (status, headers, body) per request; the last one repeats."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import signal
+
 from typing import TYPE_CHECKING
 
 from evalgap.specs_lang.signatures import ModuleSig
@@ -64,6 +66,13 @@ def target_signatures(target: Target, limits: Limits | None = None, cache: Resul
     out = run_worker(kind, {"paths": list(target.paths), "module": target.module},
                      limits or Limits(cpu_s=PROBE_CPU_S, wall_s=min(2 * PROBE_WALL_S,
                                                                 wall_limit(PROBE_WALL_S / 3, PROBE_WALL_S / 3))))
+    killed_early = (out.status == "cpu-limit" and out.returncode in (-signal.SIGKILL, -signal.SIGPROF)
+                    and out.wall_s < PROBE_CPU_S)  # no CPU limit is reached in less wall time: a signal from inside
+    if out.result is None and killed_early:
+        raise TargetError(f"importing target {target.display} ended the import-time probe: killed by "
+                          f"{signal.Signals(-int(out.returncode or 0)).name} after {out.wall_s:.1f} s, before any "
+                          "limit of evalgap's was reached (the target's import-time code, or another process, sent "
+                          "the signal)")
     if out.result is None and out.status in ("timeout", "cpu-limit"):
         raise ImportTimeout(f"importing target {target.display} did not finish within the import-time probe's "
                           f"limits ({PROBE_WALL_S:g} s wall clock, {PROBE_CPU_S:g} CPU s): it sleeps, blocks or "
