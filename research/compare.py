@@ -103,8 +103,19 @@ def _load_progress(path: Path) -> dict[str, dict[str, Any]]:
     return done
 
 
+def _worker_init() -> None:
+    """In each pool process: stop its fork servers (and wait for them) when the process exits, so that their
+    CPU time, and their jobs', reaches this process's children's and the ``compare`` process's (a server left
+    to die with its parent is never waited for, and its CPU is counted nowhere)."""
+    import multiprocessing.util
+
+    from evalgap.verifier.sandbox import forkserver
+
+    multiprocessing.util.Finalize(None, forkserver.shutdown, exitpriority=10)
+
+
 def _local(jobs: list[Job], n: int, on_done: Callable[[dict[str, Any]], None]) -> None:
-    with ProcessPoolExecutor(max_workers=max(1, n)) as pool:
+    with ProcessPoolExecutor(max_workers=max(1, n), initializer=_worker_init) as pool:
         pending: set[Future[dict[str, Any]]] = set()
         it = iter(jobs)
         for job in it:

@@ -161,8 +161,25 @@ def test_cli_compare_on_jsonl(tmp_path: Path) -> None:
     assert r.exit_code == 1, r.stderr  # one program passes the tests but is wrong
     summary = json.loads((tmp_path / "out" / "summary.json").read_text())
     assert summary["gap"]["count"] == 1 and summary["gap"]["programs"][0]["candidate_id"] == "w"
+    # the last line: what this run evaluated, per minute, with the CPU of every process (the sandboxed jobs'
+    # too: two programs, each running the tests and the ground truth in workers, cannot take under 0.05 s)
+    last = r.stdout.strip().splitlines()[-1]
+    assert last.startswith("2 programs evaluated in ") and " per minute (-j 1); CPU " in last, last
+    cpu = float(last.split("; CPU ")[1].split(" s")[0])
+    assert cpu >= 0.05, last
+    again = run_cli("compare", str(tmp_path / "toy.jsonl"), "--evaluators", "tests", "-o", str(tmp_path / "out"),
+                    "--no-plots")
+    assert again.stdout.strip().splitlines()[-1] == "no program evaluated by this run (all resumed from the progress file)"
     bad = run_cli("compare", "nosuch:adapter", "-o", str(tmp_path / "o2"))
     assert bad.exit_code == 2 and "unknown adapter" in bad.stderr
+
+
+def test_throughput_line_says_rate_cpu_and_core_use() -> None:
+    from evalgap.research.cli import throughput_line
+
+    assert throughput_line(40, 120.0, 230.0, 2) == ("40 programs evaluated in 120 s: 20.0 per minute (-j 2); CPU 230 s, "
+                                                   "5.8 s a program, 96 % of 2 cores")
+    assert throughput_line(3, 60.0, None, 1).endswith("(CPU not measured: Ray workers)")
 
 
 def test_humaneval_adapter(shared_data: Path) -> None:
