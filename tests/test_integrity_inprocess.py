@@ -265,3 +265,21 @@ def test_third_round_targets_are_never_accepted(tmp_path: Path, name: str, engin
     [res] = run_check(write_case(tmp_path, source), budget_s=2.0, engines=engines)
     assert res.verdict is Verdict.UNKNOWN, (name, res.verdicts)
     assert all(v.reason.startswith(word) for v in res.verdicts), (name, res.verdicts)
+
+
+def test_the_prepared_harness_is_used_only_for_the_source_it_was_made_from(tmp_path: Path) -> None:
+    from evalgap.verifier.sandbox import harness_load
+
+    src = "import os\n_EG_TARGET = 'os'\nX = 1\n"
+    (tmp_path / "h_mod.py").write_text(src, encoding="utf-8")
+    harness_load.write_prepared(tmp_path, "h_mod", src)
+    names, imports, target, bindings, code = harness_load._prepared(str(tmp_path), "h_mod", src,
+                                                                     str(tmp_path / "h_mod.py"))
+    assert "X" in names and target == "os" and code.co_filename == str(tmp_path / "h_mod.py")
+    # another source (the .py changed after the facts were written): the facts are computed from it
+    other = src + "Y = 2\n"
+    names2, *_ = harness_load._prepared(str(tmp_path), "h_mod", other, str(tmp_path / "h_mod.py"))
+    assert "Y" in names2
+    # a source that does not compile writes nothing (the job reports the error itself)
+    harness_load.write_prepared(tmp_path, "bad_mod", "def (:\n")
+    assert not (tmp_path / "bad_mod.prepared").exists()

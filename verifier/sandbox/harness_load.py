@@ -131,13 +131,17 @@ def write_prepared(folder: str | os.PathLike[str], name: str, source: str) -> No
     the source's hash, as ``name.prepared`` (``marshal``; the same interpreter reads it). A job uses it only
     when the hash matches the ``.py`` it reads; the harness folder is the parent's and no job can write it.
 
-    Raises:
-        OSError: the file cannot be written; SyntaxError: ``source`` does not parse.
+    Nothing is written when ``source`` does not compile (each job then reports that, as before) or the file
+    cannot be written (each job computes the facts itself).
     """
     path = os.path.join(os.fspath(folder), f"{name}.py")
     digest = hashlib.sha256(source.encode("utf-8")).hexdigest()
-    with open(os.path.join(os.fspath(folder), f"{name}{_PREPARED}"), "wb") as fh:
-        fh.write(marshal.dumps((digest, *_facts(source, path))))
+    try:
+        blob = marshal.dumps((digest, *_facts(source, path)))
+        with open(os.path.join(os.fspath(folder), f"{name}{_PREPARED}"), "wb") as fh:
+            fh.write(blob)
+    except (SyntaxError, ValueError, OSError):
+        return
 
 
 def _prepared(folder: str, name: str, source: str, path: str, _open: Any = open, _loads: Any = marshal.loads,
