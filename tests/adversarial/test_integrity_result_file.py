@@ -17,7 +17,7 @@ from enginehelp import run_check, write_case
 pytestmark = pytest.mark.adversarial
 
 FORGE = (Path(__file__).parent.parent / "fixtures" / "forge" / "forge.py").read_text(encoding="utf-8")
-ENDINGS = ("kill", "posix-exit", "evalgap-exit", "redirect", "longer", "thread")
+ENDINGS = ("kill", "posix-exit", "evalgap-exit", "redirect", "untrusted-zero", "longer", "thread")
 #: the example count the forged Hypothesis result claims (tests/fixtures/forge/forge.py)
 FORGED_EXAMPLES = 4242
 
@@ -28,7 +28,7 @@ def test_a_forged_crosshair_result_is_never_a_proof(tmp_path: Path, ending: str)
     [v] = res.verdicts
     # stopped: the real analysis runs and finds the wrong input, or the run is not trusted
     assert v.verdict in (Verdict.REFUTED, Verdict.UNKNOWN), (ending, v)
-    if ending in ("redirect", "longer", "thread"):  # the run went on to the end: its file is not trusted
+    if ending in ("redirect", "untrusted-zero", "longer", "thread"):  # the run went on: its file is not trusted
         assert v.reason.startswith("tampered"), (ending, v.reason)
 
 
@@ -40,5 +40,5 @@ def test_a_forged_hypothesis_result_is_never_a_pass(tmp_path: Path, ending: str)
     assert v.budget.examples != FORGED_EXAMPLES, (ending, v)
     assert v.verdict is Verdict.UNKNOWN or (v.verdict is Verdict.NO_COUNTEREXAMPLE and v.budget.examples == 30), (
         ending, v)
-    if ending in ("redirect", "longer", "thread"):
+    if ending in ("redirect", "untrusted-zero", "longer", "thread"):
         assert v.reason.startswith("tampered"), (ending, v.reason)

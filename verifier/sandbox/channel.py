@@ -462,7 +462,7 @@ def enforcement_error(process: str) -> dict[str, Any] | None:
 
 
 def run(argv: list[str], work: Callable[[Channel], dict[str, Any]], _Channel: Any = Channel,
-        _send: Any = Channel.send) -> int:
+        _send: Any = Channel.send, _untrusted: int = UNTRUSTED_EXIT) -> int:
     """The scaffold's main: open the channel, run ``work`` (its returned dict is the result), send it.
 
     Args:
@@ -474,13 +474,14 @@ def run(argv: list[str], work: Callable[[Channel], dict[str, Any]], _Channel: An
         the exit code: 0, or :data:`UNTRUSTED_EXIT` when the result file cannot be trusted (what happened
         is in the result).
 
-    ``Channel`` and ``Channel.send`` are bound as defaults when this module is imported: the result goes out
-    through them, not through whatever the target made of them.
+    ``Channel``, ``Channel.send`` and :data:`UNTRUSTED_EXIT` are bound as defaults when this module is
+    imported: the result goes out through them, not through whatever the target made of them (setting
+    ``channel.UNTRUSTED_EXIT = 0`` does not make an untrusted result file a result).
     """
     ch = _Channel(argv)
     try:
         data = work(ch)
     except BaseException as exc:  # noqa: BLE001 - anything the target does is data
         data = {"error": f"worker error: {type(exc).__name__}: {str(exc)[:500]}", "stage": "worker"}
-    return 0 if _send(ch, data) is True else UNTRUSTED_EXIT
+    return 0 if _send(ch, data) is True else _untrusted
 
