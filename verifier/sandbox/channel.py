@@ -363,32 +363,6 @@ class Channel:
             out += [f"{name}.{line}" for line in _closure_changes(cells)]
         return out[:10]
 
-    def send(self, data: dict[str, Any], _tampered: Any = tampered, _state_changes: Any = state_changes,
-             _installed_root: Any = guard.installed_root, _blocked: Any = guard.BLOCKED,
-             _collect: Any = record.collect, _encode: Any = encode, _list: Any = _list) -> bool:
-        """Write the result once (later calls are ignored): the tamper check's verdict replaces ``data``
-        when anything was changed; ``blocked`` and ``state_changed`` are added. What it runs is bound when
-        this module is imported (see :meth:`tampered`).
-
-        Returns:
-            True when the result file holds this result and nothing else can write it (see :meth:`_write`);
-            False otherwise, or on a second call: the worker must then end with a non-zero exit code."""
-        if self._sent:
-            return False
-        self._sent = True
-        changed = _tampered(self)
-        if changed:
-            data = {"tampered": changed, "error": f"tampered: {changed[0]}", "stage": "integrity",
-                    "outcome": "tampered", "reason": f"tampered: {'; '.join(changed[:3])}"}
-        state = _state_changes(self)
-        if state:
-            data["state_changed"] = state
-        if _installed_root() is not None:
-            data["blocked"] = _list(_blocked)
-        if self._recording:
-            data["inputs"] = _collect()
-        return self._write(_encode(data))
-
     def _write(self, text: str, _fstat: Any = os.fstat, _pwrite: Any = os.pwrite,
                _close: Any = os.close, _frames: Any = sys._current_frames, _len: Any = _len,
                _encode_utf8: Any = str.encode, _encode: Any = encode, _threads_left: Any = _threads_left) -> bool:
@@ -421,6 +395,33 @@ class Channel:
             return ok and size == _len(raw)  # longer: the target wrote past the end of this result
         except OSError:
             return False
+
+    def send(self, data: dict[str, Any], _tampered: Any = tampered, _state_changes: Any = state_changes,
+             _installed_root: Any = guard.installed_root, _blocked: Any = guard.BLOCKED,
+             _collect: Any = record.collect, _encode: Any = encode, _list: Any = _list,
+             _write: Any = _write) -> bool:
+        """Write the result once (later calls are ignored): the tamper check's verdict replaces ``data``
+        when anything was changed; ``blocked`` and ``state_changed`` are added. What it runs is bound when
+        this module is imported (see :meth:`tampered`).
+
+        Returns:
+            True when the result file holds this result and nothing else can write it (see :meth:`_write`);
+            False otherwise, or on a second call: the worker must then end with a non-zero exit code."""
+        if self._sent:
+            return False
+        self._sent = True
+        changed = _tampered(self)
+        if changed:
+            data = {"tampered": changed, "error": f"tampered: {changed[0]}", "stage": "integrity",
+                    "outcome": "tampered", "reason": f"tampered: {'; '.join(changed[:3])}"}
+        state = _state_changes(self)
+        if state:
+            data["state_changed"] = state
+        if _installed_root() is not None:
+            data["blocked"] = _list(_blocked)
+        if self._recording:
+            data["inputs"] = _collect()
+        return bool(_write(self, _encode(data)))
 
 
 def contracts_enforced(process: str) -> str | None:
