@@ -35,6 +35,7 @@ import json.scanner
 import importlib
 import itertools
 import os
+import signal
 import sys
 import types
 from typing import Any, Callable, Iterable, TypedDict
@@ -365,7 +366,9 @@ class Channel:
 
     def _write(self, text: str, _fstat: Any = os.fstat, _pwrite: Any = os.pwrite,
                _close: Any = os.close, _frames: Any = sys._current_frames, _len: Any = _len,
-               _encode_utf8: Any = str.encode, _encode: Any = encode, _threads_left: Any = _threads_left) -> bool:
+               _encode_utf8: Any = str.encode, _encode: Any = encode, _threads_left: Any = _threads_left,
+               _mask: Any = signal.pthread_sigmask, _signals: Any = frozenset(signal.valid_signals()),
+               _setprofile: Any = sys.setprofile, _settrace: Any = sys.settrace) -> bool:
         """Write ``text`` as the whole result file; False when it cannot be trusted (then the worker must not
         end with exit code 0: the parent keeps a result only from a worker that did).
 
@@ -376,8 +379,13 @@ class Channel:
         and the file is written from offset 0 here and must then be exactly this long (the guard blocks
         truncating a file outside the worker folder, the target's attempts included): what the target wrote
         before is overwritten or makes the result untrusted; nothing of the target runs after this (the
-        worker exits at once)."""
+        worker exits at once): every signal is blocked first (a Python handler the target set, on a timer,
+        would run between this write and the exit) and any profile or trace function of this thread removed
+        (it would run on this function's return)."""
         try:
+            _mask(signal.SIG_BLOCK, _signals)
+            _setprofile(None)
+            _settrace(None)
             st = _fstat(self._out)
             if (st.st_dev, st.st_ino) != self._out_id:
                 return False
