@@ -97,9 +97,16 @@ def test_engines_disagree_on_a_rare_input(tmp_path: Path) -> None:
     [r] = run_check(spec, budget_s=5.0, engines=("crosshair", "hypothesis"), hypothesis_examples=100)
     by = {v.engine: v for v in r.verdicts}
     assert by["crosshair"].verdict is Verdict.REFUTED and by["crosshair"].counterexample == "f(1046529)"
-    assert by["hypothesis"].verdict is Verdict.NO_COUNTEREXAMPLE
     assert r.verdict is Verdict.REFUTED
-    assert r.disagreement == "engines disagree: crosshair refuted; hypothesis no-counterexample"
+    # the first replayed refutation stops the other engine (issue 20): Hypothesis is then not run or stopped;
+    # when it finished first, without reaching the input, the engines disagree and the report says so
+    hyp = by["hypothesis"]
+    if hyp.verdict is Verdict.UNKNOWN:
+        assert hyp.reason.startswith(("not run: the crosshair engine refuted", "stopped: the crosshair engine")), hyp
+        assert r.disagreement is None
+    else:
+        assert hyp.verdict is Verdict.NO_COUNTEREXAMPLE
+        assert r.disagreement == "engines disagree: crosshair refuted; hypothesis no-counterexample"
 
 
 def test_hypothesis_unsupported_type_is_unknown(tmp_path: Path) -> None:

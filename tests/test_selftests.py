@@ -46,7 +46,7 @@ def test_known_violating_call_raises_under_replay_enforcement(tmp_path: Path) ->
 def test_enforcement_selftest_detects_crosshair_import() -> None:
     """Importing CrossHair turns icontract's checks into no-ops; the replay worker's self-test notices."""
     code = ("import crosshair.core_and_libs\n"
-            "from evalgap.verifier.sandbox.channel import contracts_enforced\n"
+            "from evalgap.verifier.sandbox.enforcement import contracts_enforced\n"
             "print(contracts_enforced('replay'))\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert "icontract checks are disabled" in out.stdout, out.stderr[-2000:]

@@ -30,7 +30,7 @@ import icontract
 
 from evalgap.verifier.engines import domains
 from evalgap.verifier.engines.hypothesis_worker import py_source
-from evalgap.verifier.sandbox import channel
+from evalgap.verifier.sandbox import channel, enforcement
 from evalgap.verifier.sandbox.statefp import changes, fingerprint
 
 def _order(n: int) -> tuple[int, int]:
@@ -72,7 +72,7 @@ def main(argv: list[str]) -> int:
 def _work(ch: channel.Channel) -> dict[str, Any]:
     req = ch.request
     ch.add_paths()
-    failed = channel.enforcement_error("enumeration")
+    failed = enforcement.enforcement_error("enumeration")
     if failed is not None:
         return failed
     # immutable (tuples, lists frozen as _Frozen) so that a target cannot rewrite the values still to come
@@ -122,7 +122,7 @@ def _work(ch: channel.Channel) -> dict[str, Any]:
         if ran % 64 == 0 and clock() > budget:
             return {"outcome": "incomplete", "ran": ran, "total": total, "rejected": rejected}
     changed = changes(before, fingerprint(roots))
-    if channel.contracts_enforced("enumeration"):
+    if enforcement.contracts_enforced("enumeration"):
         ch.flag("icontract's checks were switched off during the run")
     return {"outcome": "passed", "ran": ran, "total": total, "rejected": rejected, "state": changed[:5]}
 

@@ -28,7 +28,7 @@ from typing import Any
 
 import icontract
 
-from evalgap.verifier.sandbox import channel
+from evalgap.verifier.sandbox import channel, enforcement
 
 
 def py_source(value: Any) -> str:
@@ -95,7 +95,7 @@ def _work(ch: channel.Channel) -> dict[str, Any]:
     from hypothesis.errors import Flaky, Unsatisfiable
 
     base: dict[str, Any] = {"hypothesis_version": hypothesis.__version__}
-    failed = channel.enforcement_error("Hypothesis")
+    failed = enforcement.enforcement_error("Hypothesis")
     if failed is not None:
         return {**base, **failed}
     _warm_unicode_tables(req.get("storage_dir"))
@@ -179,7 +179,7 @@ def _control_exceptions() -> tuple[type[BaseException], ...]:
 
 def _after(ch: channel.Channel, result: dict[str, Any]) -> dict[str, Any]:
     """A passing run must still have icontract's checks on (a target may have switched them off)."""
-    problem = channel.contracts_enforced("Hypothesis")
+    problem = enforcement.contracts_enforced("Hypothesis")
     if problem:
         ch.flag(f"icontract's checks were switched off during the run ({problem})")
     return result

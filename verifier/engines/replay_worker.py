@@ -37,7 +37,7 @@ from typing import Any
 import icontract
 
 from evalgap.verifier.engines.standins import replay_namespace
-from evalgap.verifier.sandbox import channel
+from evalgap.verifier.sandbox import channel, enforcement
 
 
 def _build_args(sources: list[str], namespace: dict[str, Any]) -> list[Any]:
@@ -145,7 +145,7 @@ def main(argv: list[str]) -> int:
 def _work(ch: channel.Channel) -> dict[str, Any]:
     req = ch.request
     ch.add_paths()
-    failed = channel.enforcement_error("replay")
+    failed = enforcement.enforcement_error("replay")
     if failed is not None:
         return failed
     ch.watch_modules(("icontract",))
@@ -196,7 +196,7 @@ def _work(ch: channel.Channel) -> dict[str, Any]:
     if req.get("expect_zero") and returned != 0:
         return {"outcome": "violation", "kind": "post", "message": "check returned a failing index",
                      "returned": returned if isinstance(returned, int) else None}
-    if channel.contracts_enforced("replay") is not None:
+    if enforcement.contracts_enforced("replay") is not None:
         ch.flag("icontract's checks were switched off during the replay")
     return {"outcome": "passed", "returned": repr(returned)[:int(req.get("returned_limit") or 500)], **extra}
 

@@ -29,7 +29,7 @@ import icontract
 
 from evalgap.verifier.engines import schedloop
 from evalgap.verifier.engines.hypothesis_worker import _warm_unicode_tables, prepare, py_source
-from evalgap.verifier.sandbox import channel
+from evalgap.verifier.sandbox import channel, enforcement
 
 __all__ = ["main", "prepare"]
 
@@ -46,7 +46,7 @@ def _work(ch: channel.Channel) -> dict[str, Any]:
     from hypothesis import strategies as st
     from hypothesis.errors import Unsatisfiable
 
-    failed = channel.enforcement_error("schedules")
+    failed = enforcement.enforcement_error("schedules")
     if failed is not None:
         return failed
     _warm_unicode_tables(req.get("storage_dir"))

@@ -40,7 +40,7 @@ import sys
 import types
 from typing import Any, Callable, Iterable, TypedDict
 
-from evalgap.verifier.sandbox import guard, harness_load, record, snapshot
+from evalgap.verifier.sandbox import enforcement, guard, harness_load, record, snapshot
 from evalgap.verifier.sandbox.snapshot import MISSING as _MISSING
 from evalgap.verifier.sandbox.snapshot import Watch as _Watch
 from evalgap.verifier.sandbox.snapshot import cell_value as _cell_value
@@ -171,6 +171,7 @@ class Channel:
         self._out_id = (st.st_dev, st.st_ino)
         self._threads = frozenset(sys._current_frames())  # a worker has one; a test process may have more
         self._sent = False
+        self._exits = False  # set by run(): the process ends right after the result is written
         self._watches: list[_Watch] = []
         self._objects: list[tuple[str, Callable[[], Any], Any]] = []
         self._flags: list[str] = []
@@ -186,7 +187,7 @@ class Channel:
         os.environ.pop("PYTHONHASHSEED", None)
         self.watch("builtins", builtins, everything=True)
         for mod in (json, json.encoder, json.decoder, json.scanner, sys.modules[__name__], guard, record,
-                    harness_load, snapshot):
+                    harness_load, snapshot, enforcement):
             self.watch(mod.__name__, mod)
         for cls in (json.JSONEncoder, json.JSONDecoder, Channel, _Watch):
             self.watch(f"{cls.__module__}.{cls.__qualname__}", cls)
@@ -364,28 +365,12 @@ class Channel:
             out += [f"{name}.{line}" for line in _closure_changes(cells)]
         return out[:10]
 
-    def _write(self, text: str, _fstat: Any = os.fstat, _pwrite: Any = os.pwrite,
-               _close: Any = os.close, _frames: Any = sys._current_frames, _len: Any = _len,
-               _encode_utf8: Any = str.encode, _encode: Any = encode, _threads_left: Any = _threads_left,
-               _mask: Any = signal.pthread_sigmask, _signals: Any = frozenset(signal.valid_signals()),
-               _setprofile: Any = sys.setprofile, _settrace: Any = sys.settrace) -> bool:
-        """Write ``text`` as the whole result file; False when it cannot be trusted (then the worker must not
-        end with exit code 0: the parent keeps a result only from a worker that did).
-
-        The target may have written to the result's descriptor already (a forged result), pointed it at
-        another file, or left a thread that writes after this: the file must still be the one opened before
-        the target ran (device and inode), no Python thread may have started since the channel opened
-        (``sys._current_frames``; Z3's timer threads run no Python code),
-        and the file is written from offset 0 here and must then be exactly this long (the guard blocks
-        truncating a file outside the worker folder, the target's attempts included): what the target wrote
-        before is overwritten or makes the result untrusted; nothing of the target runs after this (the
-        worker exits at once): every signal is blocked first (a Python handler the target set, on a timer,
-        would run between this write and the exit) and any profile or trace function of this thread removed
-        (it would run on this function's return)."""
+    def _write_file(self, text: str, _fstat: Any = os.fstat, _pwrite: Any = os.pwrite,
+                    _close: Any = os.close, _frames: Any = sys._current_frames, _len: Any = _len,
+                    _encode_utf8: Any = str.encode, _encode: Any = encode,
+                    _threads_left: Any = _threads_left) -> bool:
+        """:meth:`_write`'s checks and the write itself (see there)."""
         try:
-            _mask(signal.SIG_BLOCK, _signals)
-            _setprofile(None)
-            _settrace(None)
             st = _fstat(self._out)
             if (st.st_dev, st.st_ino) != self._out_id:
                 return False
@@ -403,6 +388,29 @@ class Channel:
             return ok and size == _len(raw)  # longer: the target wrote past the end of this result
         except OSError:
             return False
+
+    def _write(self, text: str, _file: Any = _write_file, _mask: Any = signal.pthread_sigmask,
+               _signals: Any = frozenset(signal.valid_signals()),
+               _setprofile: Any = sys.setprofile, _settrace: Any = sys.settrace,
+               _getprofile: Any = sys.getprofile, _gettrace: Any = sys.gettrace) -> bool:
+        """Write ``text`` as the whole result file; False when it cannot be trusted (the worker must then not
+        end with exit code 0: the parent keeps a result only from one that did). The target may have written
+        to the descriptor (a forged result), pointed it elsewhere, or left a thread, a signal handler on a timer,
+        or a profile function to write after this: the file must be the one opened before the target ran
+        (device and inode), no Python thread may have started since (Z3's timer threads run no Python code),
+        the file is written whole from offset 0 and must be exactly that long (the guard blocks truncating it),
+        with every signal blocked and no profile or trace function left. A channel used in-process (a test,
+        not through :func:`run`, which exits right after) gets its mask, profile and trace back."""
+        before = (_mask(signal.SIG_BLOCK, _signals), _getprofile(), _gettrace())
+        try:
+            _setprofile(None)
+            _settrace(None)
+            return bool(_file(self, text))
+        finally:
+            if not self._exits:
+                _mask(signal.SIG_SETMASK, before[0])
+                _setprofile(before[1])
+                _settrace(before[2])
 
     def send(self, data: dict[str, Any], _tampered: Any = tampered, _state_changes: Any = state_changes,
              _installed_root: Any = guard.installed_root, _blocked: Any = guard.BLOCKED,
@@ -432,44 +440,6 @@ class Channel:
         return bool(_write(self, _encode(data)))
 
 
-def contracts_enforced(process: str) -> str | None:
-    """None when icontract's checks run in this process, else why not (design.md section 8: importing
-    CrossHair turns them into no-ops, so a worker that replays or tests must never have imported it).
-
-    Args:
-        process: the worker's name for the message (``replay``, ``Hypothesis``).
-    """
-    import icontract
-
-    # the error is built by a function, so icontract raises it without composing a message (which reads and
-    # parses this file's source with asttokens: ~13 ms a replay)
-    @icontract.ensure(lambda result: result > 0, "evalgap self-test",
-                      error=lambda result: icontract.ViolationError("evalgap self-test"))
-    def _probe() -> int:
-        return 0
-
-    try:
-        _probe()
-    except icontract.ViolationError:
-        return None
-    return f"icontract checks are disabled in the {process} process (was CrossHair imported?)"
-
-
-def enforcement_error(process: str) -> dict[str, Any] | None:
-    """A worker's error result when icontract's checks do not run in this process or CrossHair is imported
-    (see :func:`contracts_enforced`), else None.
-
-    Args:
-        process: the worker's name for the message (``replay``, ``Hypothesis``).
-    """
-    import sys
-
-    problem = contracts_enforced(process)
-    if problem or "crosshair" in sys.modules:
-        return {"outcome": "error", "stage": "enforcement", "message": problem or "crosshair imported"}
-    return None
-
-
 def run(argv: list[str], work: Callable[[Channel], dict[str, Any]], _Channel: Any = Channel,
         _send: Any = Channel.send, _untrusted: int = UNTRUSTED_EXIT) -> int:
     """The scaffold's main: open the channel, run ``work`` (its returned dict is the result), send it.
@@ -488,6 +458,7 @@ def run(argv: list[str], work: Callable[[Channel], dict[str, Any]], _Channel: An
     ``channel.UNTRUSTED_EXIT = 0`` does not make an untrusted result file a result).
     """
     ch = _Channel(argv)
+    ch._exits = True
     try:
         data = work(ch)
     except BaseException as exc:  # noqa: BLE001 - anything the target does is data
