@@ -18,7 +18,7 @@ pytestmark = pytest.mark.adversarial
 
 FORGE = (Path(__file__).parent.parent / "fixtures" / "forge" / "forge.py").read_text(encoding="utf-8")
 ENDINGS = ("kill", "posix-exit", "evalgap-exit", "redirect", "untrusted-zero", "no-write", "longer", "thread",
-           "signal", "profile", "stderr")
+           "signal", "profile", "stderr", "exc-str")
 #: the example count the forged Hypothesis result claims (tests/fixtures/forge/forge.py)
 FORGED_EXAMPLES = 4242
 

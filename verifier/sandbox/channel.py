@@ -455,13 +455,35 @@ def run(argv: list[str], work: Callable[[Channel], dict[str, Any]], _Channel: An
 
     ``Channel``, ``Channel.send`` and :data:`UNTRUSTED_EXIT` are bound as defaults when this module is
     imported: the result goes out through them, not through whatever the target made of them (setting
-    ``channel.UNTRUSTED_EXIT = 0`` does not make an untrusted result file a result).
+    ``channel.UNTRUSTED_EXIT = 0`` does not make an untrusted result file a result). Nothing raised in here
+    leaves it: the worker's process ends with the returned code only when this returns normally.
     """
     ch = _Channel(argv)
     ch._exits = True
     try:
-        data = work(ch)
-    except BaseException as exc:  # noqa: BLE001 - anything the target does is data
-        data = {"error": f"worker error: {type(exc).__name__}: {str(exc)[:500]}", "stage": "worker"}
-    return 0 if _send(ch, data) is True else _untrusted
+        try:
+            data = work(ch)
+        except BaseException as exc:  # noqa: BLE001 - anything the target does is data
+            data = _failure(exc)
+        ok = _send(ch, data)
+    except BaseException:  # noqa: BLE001 - the target's code, reached through an exception's text or a value
+        return _untrusted  # in the result, or a signal handler of its, raised: no exit code 0 without the write
+    return 0 if ok is True else _untrusted
+
+
+def _failure(exc: BaseException, _type: Any = type, _str: Any = str, _copy: Any = str.__str__,
+             _isinstance: Any = isinstance, _name: Any = vars(type)["__name__"].__get__) -> dict[str, Any]:
+    """The result of a worker whose body raised ``exc``. Its text is the target's code (``__str__``; a red-team
+    target raised ``SystemExit(0)`` there, which left the scaffold before its write): read with everything
+    caught, the class name through ``type``'s own descriptor, the text as an exact ``str``."""
+    try:
+        name = _name(_type(exc))
+    except BaseException:  # noqa: BLE001
+        name = "?"
+    try:
+        text = _str(exc)
+        text = _copy(text)[:500] if _isinstance(text, str) else "?"
+    except BaseException:  # noqa: BLE001
+        text = "(its message could not be read)"
+    return {"error": f"worker error: {name}: {text}", "stage": "worker"}
 

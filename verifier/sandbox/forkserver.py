@@ -97,17 +97,13 @@ def _child(job: dict[str, Any]) -> None:
         # a result file itself and ended with exit code 0 without the scaffold would have it kept)
         _forget_exit()
         isolation.forget_exit()
-        if job.get("as_main"):  # the spawned path: exactly ``python -m MODULE REQUEST RESULT``, as before
-            import runpy
-
+        if job.get("as_main"):  # the spawned path: the arguments ``python -m MODULE REQUEST RESULT`` would have
             sys.argv = [str(module.__file__), job["request"], job["result"]]
-            runpy.run_module(module.__name__, run_name="__main__", alter_sys=True)
-            code = 0
-        else:
-            code = int(module.main([job["request"], job["result"]]) or 0)
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else 1
-    except BaseException:  # noqa: BLE001 - reported through the stderr file
+        # only a normal return of the scaffold's exit code counts: a SystemExit(0) the target raised on the
+        # way (an exception's __str__, a signal handler) must not end the worker "cleanly" with a forged file
+        returned = module.main([job["request"], job["result"]])
+        code = returned if type(returned) is int else 1
+    except BaseException:  # noqa: BLE001 - reported through the stderr file (SystemExit included)
         try:
             sys.stderr.write(traceback.format_exc())
         except BaseException:  # noqa: BLE001

@@ -377,8 +377,17 @@ def _exit_gone(code: int = 0) -> None:
 
 def forget_exit() -> None:
     """In a job's worker process, after :func:`enter`: drop this module's reference to the raw ``os._exit``
-    (the worker never waits for a child as PID 1 does)."""
+    (the worker never waits for a child as PID 1 does), and the C library handles the isolation loaded, whose
+    functions already looked up (``syscall``, ``prctl``) a target could call without the guard seeing a
+    ``dlsym`` (a red-team target called ``exit_group`` through Landlock's). Raw memory access through
+    ``ctypes`` stays possible (docs/engine.md, known gaps)."""
     globals()["_real_exit"] = _exit_gone
+    _LIB.clear()
+    landlock.forget()
+    seccomp.forget()
+    from evalgap.verifier.sandbox import lifetime
+
+    lifetime.forget()
 
 
 def preload() -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import ctypes
 import os
 
-__all__ = ["abi", "restrict", "LandlockError"]
+__all__ = ["abi", "restrict", "LandlockError", "forget"]
 
 _SYS_CREATE, _SYS_ADD_RULE, _SYS_RESTRICT = 444, 445, 446
 _CREATE_RULESET_VERSION = 1
@@ -134,3 +134,8 @@ def restrict(writable: list[str], version: int) -> list[str]:
     finally:
         os.close(ruleset)
     return ["landlock-fs"] + (["landlock-net"] if version >= 4 else []) + (["landlock-scope"] if version >= 6 else [])
+
+
+def forget() -> None:
+    """In a job's worker, once it is isolated: drop the cached C library handle (see isolation.forget_exit)."""
+    _libc.clear()

@@ -18,7 +18,7 @@ import ctypes.util
 import os
 import signal
 
-__all__ = ["die_with_parent", "parent_gone"]
+__all__ = ["die_with_parent", "parent_gone", "forget"]
 
 _PR_SET_PDEATHSIG = 1
 
@@ -56,3 +56,9 @@ def die_with_parent(expected_parent: int | None = None) -> bool:
 def parent_gone(parent: int) -> bool:
     """Whether the process that was our parent (``parent``) has died (we were re-parented)."""
     return os.getppid() != parent
+
+
+def forget() -> None:
+    """In a job's worker, once it runs: drop the cached ``prctl`` (see isolation.forget_exit)."""
+    global _PRCTL
+    _PRCTL = None

@@ -16,7 +16,7 @@ import ctypes
 import errno
 import platform
 
-__all__ = ["install", "prepare", "DENIED"]
+__all__ = ["install", "prepare", "DENIED", "forget"]
 
 #: Denied system calls by name (those an architecture lacks are skipped).
 DENIED = ("chmod", "fchmod", "fchmodat", "fchmodat2", "chown", "fchown", "lchown", "fchownat", "utime", "utimes",
@@ -102,3 +102,8 @@ def install() -> bool:
     if lib.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
         return False
     return bool(lib.prctl(_PR_SET_SECCOMP, _SECCOMP_MODE_FILTER, ctypes.byref(prog), 0, 0) == 0)
+
+
+def forget() -> None:
+    """In a job's worker, once the filter is installed: drop the cached handle (see isolation.forget_exit)."""
+    _READY.clear()
