@@ -366,9 +366,11 @@ RUNTIME_PROBES: tuple[tuple[str, str, str], ...] = (
         return x + 1'''),
 )
 
-#: Three words whose set iterates smallest-first under ``PYTHONHASHSEED=0`` (the sandbox's seed) but not
+#: Six words whose set iterates smallest-first under ``PYTHONHASHSEED=0`` (the sandbox's seed) but not
 #: under most other seeds: ``next(iter(set(FRUITS)))`` is right while checked and wrong in a normal run.
-FRUITS = ("kiwi", "plum", "lime")
+#: Right under about 15 % of random seeds (18 of 120 sampled), so a check under three random seeds is fooled
+#: about once in 300 runs (three words were right under 43 % of the seeds: fooled once in 12, seen in CI).
+FRUITS = ("kiwi", "sloe", "guava", "mango", "yuzu", "lime")
 
 _PROBE_HEADER = '''
 import datetime
