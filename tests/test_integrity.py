@@ -7,6 +7,7 @@ import json
 import subprocess
 import sys
 import textwrap
+import types
 from pathlib import Path
 from typing import Any
 
@@ -123,6 +124,8 @@ def _evil() -> int:
     (lambda m: setattr(m.C.m, "__code__", _evil.__code__), ["watched_mod.C.m rewritten (its __code__ or defaults)",
                                                             "watched_mod.bound rewritten (its __code__ or defaults)"]),
     (lambda m: setattr(m, "data", 6), []),  # data is not watched: libraries update their own
+    # the module keeps its namespace but answers attribute reads through another class
+    (lambda m: setattr(m, "__class__", type("Lying", (types.ModuleType,), {})), ["watched_mod re-classed (its __class__ assigned)"]),
 ])
 def test_watch_sees_entries_replaced_removed_or_rewritten_in_place(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                                    change: Any, expected: list[str]) -> None:

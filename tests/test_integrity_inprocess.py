@@ -212,6 +212,7 @@ def test_second_round_targets_are_never_accepted(tmp_path: Path, name: str) -> N
 
 # CrossHair's own machinery patched where no function of evalgap's is: z3's solver, CrossHair's operator cache
 ENGINE_LEVEL = {
+    "module-class": (FIXTURES / "module_class.py").read_text(encoding="utf-8"),
     "z3-solver": (FIXTURES / "z3_solver.py").read_text(encoding="utf-8"),
     "operator-cache": (FIXTURES / "operator_cache.py").read_text(encoding="utf-8"),
 }

@@ -242,6 +242,7 @@ class Channel:
             fns: dict[int, _Watch] = {}
             for w in reversed(self._watches):  # a function held by several: the first snapshot names it
                 fns.update(_zip(_map(_id, w.functions()), _repeat(w)))
+                fns[_id(w.owner)] = w  # its module or class: assigning __class__ is reported too
             if guard.install(os.getcwd(), fns, self._rewritten):
                 for w in self._watches:
                     w.guarded = True

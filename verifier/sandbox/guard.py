@@ -59,7 +59,8 @@ _WATCHED = ({"open", "os.kill", "os.killpg"} | set(_PATH_EVENTS) | _PROCESS_EVEN
             | _CTYPES_EVENTS | _SQLITE_EVENTS | _GC_EVENTS)
 #: assigning or deleting a function's code, defaults or keyword defaults: blocked for evalgap's own functions
 #: (the tamper check's and the workers'), whose code lives under :data:`_OWN_DIR`, and blocked and reported
-#: as tampering for the functions the tamper check watches (:func:`install`'s ``functions``)
+#: as tampering for the functions the tamper check watches (:func:`install`'s ``functions``); assigning
+#: ``__class__`` of a watched module or class too
 _FUNCTION_EVENTS = frozenset({"object.__setattr__", "object.__delattr__"})
 _FUNCTION_ATTRS = frozenset({"__code__", "__defaults__", "__kwdefaults__"})
 _OWN_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "")
@@ -156,6 +157,11 @@ def _make_hook(root: str, functions: Mapping[int, Any] | None = None,
         if event not in _watched:
             return
         if event in _fn_events:  # checked even inside the hook's own calls (nothing there assigns code)
+            if len(args) > 1 and args[1] == "__class__" and _on_tamper is not None:
+                owner = _fns.get(_id(args[0]))  # a watched module or class given another class
+                if owner is not None:
+                    _on_tamper(owner, args[0], args[1])
+                    _block("assigning __class__ of a module or class the tamper check watches")
             if len(args) > 1 and args[1] in _fn_attrs:
                 owner = _fns.get(_id(args[0]))
                 if owner is not None and _on_tamper is not None:

@@ -80,11 +80,14 @@ class Watch:
     wrappers (static and class methods, bound methods: ``wrapped``, whose ``__func__`` a target can rebind
     in place with ``staticmethod.__init__``) and the code, defaults and keyword defaults of every function."""
 
-    __slots__ = ("label", "owner", "entries", "keys", "values", "plain", "plain_parts", "wrapped", "inner",
+    __slots__ = ("label", "owner", "kind", "entries", "keys", "values", "plain", "plain_parts", "wrapped", "inner",
                  "inner_fns", "inner_parts", "guarded")
 
     def __init__(self, label: str, owner: Any, entries: dict[str, Any]) -> None:
         self.label, self.owner, self.entries = label, owner, entries
+        # the owner's class too: a module whose __class__ is swapped for a ModuleType subclass with its own
+        # __getattribute__ answers attribute reads (z3.sat) while its namespace stays the same (red team)
+        self.kind = _type(owner)
         self.keys, self.values = _tuple(entries), _tuple(entries.values())
         self.plain = _tuple(v for v in self.values if _type(v) is _FunctionType)
         self.plain_parts = _parts(self.plain)
@@ -106,6 +109,8 @@ class Watch:
 
     def label_of(self, fn: Any) -> str:
         """``label.name`` of the entry that is ``fn`` or wraps it (``label.?`` when none does)."""
+        if fn is self.owner:
+            return self.label
         for key, value in _zip(self.keys, self.values):
             if value is fn or _inner_of(self, value) is fn:
                 return f"{self.label}.{key if _type(key) is str else '?'}"
@@ -131,7 +136,8 @@ class Watch:
         """Whether every entry and every wrapper's function are still the snapshot's objects (identity; what
         :meth:`intact` checks besides the code and defaults)."""
         now = _vars(self.owner)  # a dict or a class's mappingproxy: their C get() cannot be patched
-        ok: bool = (_all(_map(_is, _map(now.get, self.keys, _repeat(_MISSING)), self.values))
+        ok: bool = (_type(self.owner) is self.kind
+                    and _all(_map(_is, _map(now.get, self.keys, _repeat(_MISSING)), self.values))
                     and _all(_map(_is, _map(_FUNC, self.wrapped), self.inner)))
         return ok
 
@@ -139,7 +145,7 @@ class Watch:
         """What differs, one line per entry (``label.name removed``/``replaced``/``rewritten ...``)."""
         now = _vars(self.owner)
         codes = {id(v): c for v in self.values if (c := _snapshot_code(self, v)) is not None}
-        out = []
+        out = [] if _type(self.owner) is self.kind else [f"{self.label} re-classed (its __class__ assigned)"]
         for key, old in _zip(self.keys, self.values):
             cur = now.get(key, _MISSING)
             if cur is not old:
