@@ -25,7 +25,6 @@ process, not by the evaluator: the CPU limit, budget + 15 s, for a worker killed
 from __future__ import annotations
 
 import resource
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,6 +36,7 @@ from evalgap.research.verdicts import EvalVerdict
 from evalgap.verifier.findings import Verdict
 from evalgap.verifier.sandbox.runner import Limits, WorkerOutcome, run_worker, wall_limit
 from evalgap.verifier.sandbox.workers import WorkerKind, register
+from evalgap.verifier.sandbox.scratch import scratch_dir
 
 __all__ = ["EvalSettings", "EVALUATORS", "evaluate", "DEFAULT_EVALUATORS"]
 
@@ -206,7 +206,7 @@ def _crosshair(task: Task, cand: Candidate, s: EvalSettings) -> EvalVerdict:
                            detail=(("budget_s", s.crosshair_budget_s),))
     if not task.reference:
         return EvalVerdict("crosshair", Verdict.UNKNOWN, "no reference: a differential spec needs one")
-    with tempfile.TemporaryDirectory(prefix="evalgap-diff-") as tmp:
+    with scratch_dir("evalgap-diff-") as tmp:
         ds = write_differential(task, cand.code, Path(tmp))
         return _crosshair_on("crosshair", ds.spec_text, ds.folder, ds.module, s)
 
@@ -223,7 +223,7 @@ def _write_prop_target(folder: Path, task: Task, cand: Candidate) -> None:
 def _crosshair_property(task: Task, cand: Candidate, s: EvalSettings) -> EvalVerdict:
     if not task.spec_text:
         return EvalVerdict("crosshair-prop", Verdict.NOT_FORMALIZED, "no property spec for this task")
-    with tempfile.TemporaryDirectory(prefix="evalgap-prop-") as tmp:
+    with scratch_dir("evalgap-prop-") as tmp:
         _write_prop_target(Path(tmp), task, cand)
         return _crosshair_on("crosshair-prop", task.spec_text, Path(tmp), "eg_prop", s)
 
@@ -246,7 +246,7 @@ def _spec_inputs(task: Task, cand: Candidate, s: EvalSettings) -> EvalVerdict:
     fns = [[ob.req_id, ob.function] for ob in harness.obligations if ob.kind == "function" and ob.function]
     if not fns:
         return EvalVerdict("spec-inputs", Verdict.UNKNOWN, "spec error: no postcondition to check")
-    with tempfile.TemporaryDirectory(prefix="evalgap-specin-") as tmp:
+    with scratch_dir("evalgap-specin-") as tmp:
         _write_prop_target(Path(tmp), task, cand)
         (Path(tmp) / "eg_prop_harness.py").write_text(harness.source, encoding="utf-8")
         req = {"mode": "spec-inputs", "paths": [tmp], "harness": "eg_prop_harness", "functions": fns,

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import re
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,6 +19,7 @@ from evalgap.research.errors import DatasetError
 from evalgap.research.dataset import Task
 from evalgap.research.humaneval import load_tasks, spec_file_stem
 from evalgap.research.import_nagini import Imported, NaginiImportError, import_nagini
+from evalgap.verifier.sandbox.scratch import scratch_dir
 
 __all__ = ["ImportReport", "import_folder", "FORMATS"]
 
@@ -134,7 +134,7 @@ def _retyped_problem(imp: Imported) -> str:
     from evalgap.specs_lang import SpecError
     from evalgap.verifier.project.speccheck import load_checked
 
-    with tempfile.TemporaryDirectory(prefix="evalgap-import-") as tmp:
+    with scratch_dir("evalgap-import-") as tmp:
         spec_path = Path(tmp) / "spec.req"
         spec_path.write_text(imp.spec_text, encoding="utf-8")
         try:

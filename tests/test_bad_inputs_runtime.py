@@ -305,10 +305,14 @@ def _alive(pid: int) -> bool:
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM, signal.SIGKILL])
-def test_an_interrupted_run_leaves_no_process_behind(case: Path, sig: signal.Signals) -> None:
+def test_an_interrupted_run_leaves_no_process_behind(case: Path, sig: signal.Signals,
+                                                     tmp_path_factory: pytest.TempPathFactory) -> None:
+    """No process, and (SIGINT/SIGTERM) none of evalgap's temporary folders, is left behind."""
     (case / "t.py").write_text("import time\ndef f(n: int) -> int:\n    time.sleep(1000)\n    return n\n")
+    scratch = tmp_path_factory.mktemp("tmpdir")
     proc = subprocess.Popen([sys.executable, "-m", "evalgap", "check", "s.req", "--budget", "30", "--no-cache",
-                             "--no-analysis"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                             "--no-analysis"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            env={**os.environ, "TMPDIR": str(scratch)})
     deadline = time.monotonic() + 90
     tree: set[int] = set()
     while time.monotonic() < deadline:  # wait for a worker forked by a fork server (it sleeps in the target)
@@ -330,3 +334,4 @@ def test_an_interrupted_run_leaves_no_process_behind(case: Path, sig: signal.Sig
     assert not left, f"left behind after {sig.name}: {left}"
     if sig != signal.SIGKILL:
         assert proc.returncode == 128 + sig
+        assert sorted(p.name for p in scratch.iterdir()) == []

@@ -65,7 +65,7 @@ def test_kvstore_reference_is_clean() -> None:
     _assert_matches_manifest(folder, "reference", rep)
 
 
-def test_kvstore_counterexample_fails_on_agent_passes_on_reference() -> None:
+def test_kvstore_counterexample_fails_on_agent_passes_on_reference(tmp_path: Path) -> None:
     folder = CASES / "kvstore"
     case = load_case(folder)
     spec = parse_file(case.spec)
@@ -78,7 +78,7 @@ def test_kvstore_counterexample_fails_on_agent_passes_on_reference() -> None:
     for impl in ("agent", "reference"):
         target = resolve_target(impl, folder, case.relative_implementations(), folder)
         harness = build_harness(spec, target.module, f"h_{impl}")
-        hdir = Path(os.environ.get("TMPDIR", "/tmp")) / f"evalgap-test-{os.getpid()}-{impl}"
+        hdir = tmp_path / impl
         hdir.mkdir(exist_ok=True)
         (hdir / f"{harness.module}.py").write_text(harness.source)
         outcomes[impl] = replay(hdir, harness, target, "check_KV_1", args).outcome
@@ -96,7 +96,7 @@ def test_ycsb_suite_passes_for_both_stores(impl: str) -> None:
 
 
 @pytest.mark.parametrize("folder", HUMANEVAL, ids=[p.name for p in HUMANEVAL])
-def test_humaneval_buggy_refuted_canonical_holds(folder: Path) -> None:
+def test_humaneval_buggy_refuted_canonical_holds(folder: Path, tmp_path: Path) -> None:
     case = load_case(folder)
     code_b, rep_b = _check(folder, "--target", "buggy")
     code_c, rep_c = _check(folder, "--target", "canonical")
@@ -113,7 +113,7 @@ def test_humaneval_buggy_refuted_canonical_holds(folder: Path) -> None:
         for impl, want in (("buggy", {"violation", "exception"}), ("canonical", {"passed"})):
             target = resolve_target(impl, folder, case.relative_implementations(), folder)
             harness = build_harness(spec, target.module, f"h_{folder.name}_{impl}")
-            hdir = Path(os.environ.get("TMPDIR", "/tmp")) / f"evalgap-he-{os.getpid()}-{folder.name}-{impl}"
+            hdir = tmp_path / impl
             hdir.mkdir(exist_ok=True)
             (hdir / f"{harness.module}.py").write_text(harness.source)
             fn = harness.obligation(r["id"]).function

@@ -4,13 +4,13 @@
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
 from evalgap.specs_lang.loader import LoadedSpec
 from evalgap.verifier.errors import UsageError
 from evalgap.verifier.project.case import MANIFEST, Case, case_freeze, load_case
+from evalgap.verifier.sandbox.scratch import scratch_dir
 
 __all__ = ["gate", "analyze", "author", "load_spec_only"]
 
@@ -50,7 +50,7 @@ def gate(repo: str | os.PathLike[str] = ".", spec: str | os.PathLike[str] = "", 
             raise UsageError("--staged gates the index against HEAD; do not combine it with --head/--patch")
         from evalgap.verifier.gate.gitdiff import write_staged_patch
 
-        with tempfile.TemporaryDirectory(prefix="evalgap-staged-") as tmp:
+        with scratch_dir("evalgap-staged-") as tmp:
             return run_gate(Path(repo), Path(spec), "HEAD", None, write_staged_patch(Path(repo), Path(tmp)), opts)
     return run_gate(Path(repo), Path(spec), base, head, Path(patch) if patch is not None else None, opts)
 

@@ -144,17 +144,19 @@ def _silence_stdout() -> None:
 
 def _on_signal(signum: int, _frame: object) -> None:
     """SIGINT/SIGTERM: stop the fork servers (their workers die with them; spawned workers die with this
-    process, see :mod:`evalgap.verifier.sandbox.lifetime`) and exit 128+signal at once, without waiting for
-    the running checks."""
+    process, see :mod:`evalgap.verifier.sandbox.lifetime`), remove evalgap's temporary folders
+    (:mod:`evalgap.verifier.sandbox.scratch`) and exit 128+signal at once, without waiting for the running checks."""
     try:
         sys.stderr.write("evalgap: interrupted\n")
         sys.stderr.flush()
     except OSError:
         pass
     try:
+        from evalgap.verifier.sandbox import scratch
         from evalgap.verifier.sandbox import forkserver
 
         forkserver.shutdown()
+        scratch.remove_all(final=True)  # the `with` blocks' own clean-up does not run under os._exit
     finally:
         os._exit(128 + signum)
 

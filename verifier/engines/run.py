@@ -6,7 +6,6 @@ requirements in parallel (longest first), one overall verdict per requirement (s
 from __future__ import annotations
 
 import hashlib
-import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
@@ -29,6 +28,7 @@ from evalgap.verifier.sandbox.harness_load import write_prepared
 from evalgap.verifier.report.emit_tests import reproducer_snippet
 from evalgap.verifier.sandbox import record
 from evalgap.verifier.sandbox.runner import Cancel, cancellable, prestart, was_cancelled
+from evalgap.verifier.sandbox.scratch import scratch_dir
 
 __all__ = ["check_spec", "replay", "ReplayResult", "formal_text", "span_text", "overall", "warm_up",
            "CPU_LIMIT_MARGIN_S"]
@@ -291,7 +291,7 @@ def check_spec(spec: A.Spec, source: str, target: Target, opts: Settings,
         warm_up(replace(opts, engines=tuple(dict.fromkeys(e for e, _ in todo if e != "example"))),
                 len({ob.req_id for _, ob in todo}))
     cost = {ob.req_id: _estimated_cost(ob) for _, ob in todo}
-    with tempfile.TemporaryDirectory(prefix="evalgap-harness-") as tmp:
+    with scratch_dir("evalgap-harness-") as tmp:
         hdir = Path(tmp)
         (hdir / f"{harness.module}.py").write_text(harness.source, encoding="utf-8")
         write_prepared(hdir, harness.module, harness.source)

@@ -30,7 +30,6 @@ from __future__ import annotations
 import ast
 import dataclasses
 import fnmatch
-import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -54,6 +53,7 @@ from evalgap.verifier.gate.gitdiff import ChangedUnit, GateError, Snapshot, file
 from evalgap.verifier.errors import TargetError
 from evalgap.verifier.project.targets import Target, resolve_target
 from evalgap.specs_lang.textfile import MAX_SPEC_BYTES, read_text
+from evalgap.verifier.sandbox.scratch import scratch_dir
 
 __all__ = ["GateOptions", "RequirementChange", "ClassifiedDifference", "GateReport", "run_gate",
            "gate_exit_code", "requirement_names", "DEFAULT_TEST_GLOBS"]
@@ -269,7 +269,7 @@ def run_gate(repo: Path, spec: Path, base: str, head: str | None, patch: Path | 
                                   text=True, check=True).stdout.strip()).resolve()
     except (subprocess.CalledProcessError, FileNotFoundError):
         raise GateError(f"{repo} is not inside a git repository") from None
-    with tempfile.TemporaryDirectory(prefix="evalgap-gate-") as tmp:
+    with scratch_dir("evalgap-gate-") as tmp:
         snap = materialize(top, base, head, patch, Path(tmp))
         written = sorted(set(write_version_files(snap.head_dir)) | set(write_version_files(snap.base_dir)))
         head_spec_path, base_spec_path, spec_display = _locate_spec(spec, snap, top)

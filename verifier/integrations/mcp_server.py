@@ -22,7 +22,6 @@ the diagnostics (file, line, column, caret), never a traceback.
 
 from __future__ import annotations
 
-import tempfile
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -34,6 +33,7 @@ import evalgap
 from evalgap.specs_lang.errors import SpecError
 from evalgap.translators.errors import TranslationError
 from evalgap.verifier.errors import VerifierError
+from evalgap.verifier.sandbox.scratch import scratch_dir
 
 __all__ = ["ServerLimits", "build_server", "TOOLS"]
 
@@ -157,7 +157,7 @@ def build_server(limits: ServerLimits | None = None) -> MCPServer:
             raise ToolError("give either a patch or a head revision, not both")
         budget = _budget(lim, budget_s)
         opts = GateOptions(budget_s=budget, diff_budget_s=budget, jobs=lim.jobs or 1, behavior_diff=behavior_diff)
-        with tempfile.TemporaryDirectory(prefix="evalgap-mcp-") as tmp:
+        with scratch_dir("evalgap-mcp-") as tmp:
             patch_file = None
             if patch is not None:
                 patch_file = Path(tmp) / "change.diff"
@@ -220,7 +220,7 @@ def build_server(limits: ServerLimits | None = None) -> MCPServer:
         """Draft a .req spec from prose requirements (Markdown or plain text) with the offline pattern engine;
         `target` is the .py file the prose is about (its signatures bind the names). Returns the spec text
         (review it: sentences the engine cannot formalize become `informal`) and a summary."""
-        with tempfile.TemporaryDirectory(prefix="evalgap-mcp-") as tmp:
+        with scratch_dir("evalgap-mcp-") as tmp:
             src = Path(tmp) / f"{Path(target).stem if target else 'requirements'}.md"  # names the spec
             src.write_text(prose, encoding="utf-8")
             tgt = _path(lim, target) if target is not None else None

@@ -30,7 +30,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from dataclasses import dataclass
@@ -39,6 +38,7 @@ from typing import Any, Iterator
 
 from evalgap.verifier.sandbox import forkserver, isolation, record, workers
 from evalgap.verifier.sandbox.lifetime import die_with_parent
+from evalgap.verifier.sandbox.scratch import lasting_dir, scratch_dir
 
 __all__ = ["Limits", "WorkerOutcome", "run_worker", "wall_limit", "prestart", "Cancel", "cancellable", "was_cancelled", "HASH_SEEDS", "WALL_LOAD_CAP",
            "SPAWN_CPU_S"]
@@ -273,8 +273,7 @@ _HOME_LOCK = threading.Lock()
 def _server_env(hash_seed: int | None = None) -> dict[str, str]:
     with _HOME_LOCK:
         if not _SERVER_HOME:
-            _SERVER_HOME.append(tempfile.mkdtemp(prefix="evalgap-forkserver-"))
-            atexit.register(shutil.rmtree, _SERVER_HOME[0], True)
+            _SERVER_HOME.append(lasting_dir("evalgap-forkserver-"))
     return _scrubbed_env(_SERVER_HOME[0], hash_seed)
 
 
@@ -350,7 +349,7 @@ def run_worker(module: str, request: dict[str, Any], limits: Limits,
     if cancel is not None and cancel.is_set():
         _mark_cancelled()
         return WorkerOutcome(None, "cancelled", None, f"stopped: {cancel.by} answered first", 0.0)
-    with tempfile.TemporaryDirectory(prefix="evalgap-worker-") as tmp:
+    with scratch_dir("evalgap-worker-") as tmp:
         req_path = Path(tmp) / "request.json"
         out_path = Path(tmp) / "result.json"
         work = Path(tmp) / "cwd"

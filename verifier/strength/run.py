@@ -15,7 +15,6 @@ requirement is flagged ``weak`` with a surviving mutant shown.
 from __future__ import annotations
 
 import ast
-import tempfile
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -27,6 +26,7 @@ from evalgap.verifier.findings import RequirementResult, Strength, Verdict
 from evalgap.verifier.options import Settings
 from evalgap.verifier.project.targets import Target
 from evalgap.verifier.strength.mutants import Mutant, MutationError, mutants_of
+from evalgap.verifier.sandbox.scratch import scratch_dir
 
 __all__ = ["measure_strength", "WEAK_BELOW", "MUTANT_BUDGET_S"]
 
@@ -186,7 +186,7 @@ def measure_strength(report: Any, loaded: LoadedSpec, target: Target, settings: 
         spec = _subset(loaded, about, pre_ids)
         agree = _agree_source(original, fn) if fn in decls else None
         for m in mutants:
-            with tempfile.TemporaryDirectory(prefix="evalgap-mutant-") as tmp:
+            with scratch_dir("evalgap-mutant-") as tmp:
                 rep = evalgap.check(spec, _mutant_target(target, Path(tmp), m.source), settings=sub)
                 verdicts = {r.id: r.verdict for r in rep.requirements}
                 survived = any(verdicts.get(rid) in _PASSING for rid in about)
