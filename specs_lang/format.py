@@ -201,6 +201,8 @@ def comments_of(source: str) -> dict[int, tuple[str, bool, int]]:
     the comment, spaces before ``#`` on the line). ``#`` inside string literals is not a comment."""
     out: dict[int, tuple[str, bool, int]] = {}
     for no, line in enumerate(source.splitlines(), 1):
+        if "#" not in line:  # most lines: no character walk
+            continue
         i, quote = 0, ""
         while i < len(line):
             ch = line[i]

@@ -22,7 +22,7 @@ from evalgap.translators.errors import TranslationError
 from evalgap.translators.prose_match import is_worked_example, match_rules
 from evalgap.translators.prose_split import ProseExample, Sentence, segment_text
 from evalgap.translators.prose_draft import (Draft, DraftRequirement, Engine, Proposal, ProseUnit, example_clause,
-                                             lint_clause, lint_clauses, lint_text, render_req)
+                                             lint_clause, lint_pairs, lint_text, render_req)
 from evalgap.translators.prose_targets import (ModuleTargets, by_parameters, defaults_of, engine_text, is_generator,
                                                mentions, read_targets, resolve, type_text, with_reexports)
 from evalgap.translators.prose_terms import Clause, Context, Signature
@@ -269,30 +269,35 @@ def draft_spec(units: Sequence[ProseUnit], engine: Engine = pattern_engine, name
     """
     funcs = []
     used: set[str] = set()
+    proposals: list[list[Proposal]] = []
     for unit in units:
+        if unit.sig.kind == "module":
+            proposals.append([Proposal(informal=("omission", AMBIGUOUS_REASON)) for _ in unit.sentences])
+        else:
+            proposals.append([Proposal(informal=("omission", _DIRECTIVE)) if s.section == "directive" else
+                              engine(s.engine or s.text, unit.sig, unit.examples) for s in unit.sentences])
+    # a clause is linted once per target, all targets' clauses in shared batches
+    distinct = list(dict.fromkeys((u.sig, c) for u, props in zip(units, proposals) for p in props
+                                  for _, c in p.clauses))
+    verdict = dict(zip(distinct, lint_pairs(distinct, signatures)))
+    counters: dict[str, int] = {}  # per prefix: the units of one target share it (no rescan from 1 per unit)
+    for unit, props in zip(units, proposals):
         reqs: list[DraftRequirement] = []
-        n = 0
 
         def next_id(given: str | None) -> str:
-            nonlocal n
             if given and given not in used:
                 used.add(given)
                 return given
+            n = counters.get(unit.prefix, 0)
             while True:
                 n += 1
                 cand = f"{unit.prefix}-{n}"
                 if cand not in used:
                     used.add(cand)
+                    counters[unit.prefix] = n
                     return cand
 
-        if unit.sig.kind == "module":
-            props = [Proposal(informal=("omission", AMBIGUOUS_REASON)) for _ in unit.sentences]
-        else:
-            props = [Proposal(informal=("omission", _DIRECTIVE)) if s.section == "directive" else
-                     engine(s.engine or s.text, unit.sig, unit.examples) for s in unit.sentences]
-        distinct = list(dict.fromkeys(c for p in props for _, c in p.clauses))  # a clause is linted once per unit
-        verdict = dict(zip(distinct, lint_clauses(unit.sig, distinct, signatures)))
-        problems = iter([verdict[c] for p in props for _, c in p.clauses])
+        problems = iter([verdict[(unit.sig, c)] for p in props for _, c in p.clauses])
         for s, prop in zip(unit.sentences, props):
             keep, rejected = [], []
             for rule, c in prop.clauses:

@@ -258,9 +258,13 @@ def segment_text(text: str, func: str | Sequence[str] | None = None) -> tuple[li
     blocks = split_blocks(lines)
     sentences: list[Sentence] = []
     headers: list[str] = []
+    func_set, order = set(funcs), {n: i for i, n in reversed(list(enumerate(funcs)))}
     for b_no, blk in enumerate(blocks):
         block, given = blk.text, blk.given_id
-        for name in funcs:
+        # the names called in the block: each is a suffix of a run of name characters before "(" (one pass
+        # over the block, not one per target: a document about n functions took time in n squared)
+        called = {run[i:] for run in re.findall(r"[\w.]+(?=\()", block.replace(" (", "(")) for i in range(len(run))}
+        for name in sorted(func_set & called, key=order.__getitem__):
             if name + "(" not in block.replace(" (", "("):
                 continue
             found, block = extract_examples(block, name)

@@ -22,6 +22,7 @@ are dropped.
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -135,16 +136,31 @@ class ModuleTargets:
     targets: tuple[Signature, ...]
 
     def by_name(self) -> dict[str, Signature]:
-        """Lookup by ``name`` (functions, classes) and ``Class.method``."""
-        out: dict[str, Signature] = {}
-        for s in self.targets:
-            out[s.qualname] = s
-        return out
+        """Lookup by ``name`` (functions, classes) and ``Class.method`` (built once: every sentence asks)."""
+        return self._tables[0]
 
     def method_named(self, name: str) -> Signature | None:
         """The method ``name`` when exactly one class defines it."""
-        found = [s for s in self.targets if s.kind == "method" and s.name == name]
+        found = self._tables[1].get(name, [])
         return found[0] if len(found) == 1 else None
+
+    def having_parameter(self, name: str) -> list[Signature]:
+        """The functions and methods (not classes) with a parameter ``name``, in source order."""
+        return self._tables[2].get(name, [])
+
+    @functools.cached_property
+    def _tables(self) -> tuple[dict[str, Signature], dict[str, list[Signature]], dict[str, list[Signature]]]:
+        by_name: dict[str, Signature] = {}
+        methods: dict[str, list[Signature]] = {}
+        params: dict[str, list[Signature]] = {}
+        for s in self.targets:
+            by_name[s.qualname] = s
+            if s.kind == "method":
+                methods.setdefault(s.name, []).append(s)
+            if s.kind != "class":
+                for n in dict.fromkeys(n for n, _ in s.params):
+                    params.setdefault(n, []).append(s)
+        return by_name, methods, params
 
 
 #: How deep re-exports are followed (a package's ``__init__`` importing from a module that imports from
@@ -341,8 +357,8 @@ def by_parameters(text: str, targets: ModuleTargets) -> Signature | None:
     names = set(re.findall(r"`([A-Za-z_]\w*)`", text))
     if not names:
         return None
-    owners = [t for t in targets.targets if t.kind != "class" and names & {n for n, _ in t.params}]
-    return owners[0] if len(owners) == 1 else None
+    owners = {id(t): t for n in sorted(names) for t in targets.having_parameter(n)}
+    return next(iter(owners.values())) if len(owners) == 1 else None
 
 
 def resolve(found: Sequence[Mention]) -> tuple[Signature | None, bool]:

@@ -10,8 +10,8 @@ from __future__ import annotations
 import ast
 import importlib
 import inspect
+import linecache
 import sys
-import textwrap
 import traceback
 from typing import Any
 
@@ -31,6 +31,45 @@ def _fn(name: str, obj: Any, drop_self: bool) -> dict[str, Any]:
                                      for p in params]}
 
 
+_FILE_CLASSES: dict[str, dict[str, list[ast.ClassDef]]] = {}
+
+
+def _class_defs(klass: type) -> list[ast.ClassDef]:
+    """The ``class`` statements that define ``klass`` (by qualified name) in its source file, the file parsed
+    once for all its classes: :func:`inspect.getsource` parses the whole file again for every class, which
+    made reading a module of n classes take time in n squared. Empty when the source is unavailable."""
+    try:
+        filename = inspect.getsourcefile(klass)
+    except TypeError:
+        return []
+    if filename is None:
+        return []
+    if filename not in _FILE_CLASSES:
+        found: dict[str, list[ast.ClassDef]] = {}
+        try:
+            lines = linecache.getlines(filename, vars(sys.modules[klass.__module__]))
+            tree = ast.parse("".join(lines))
+        except (KeyError, SyntaxError, ValueError):
+            tree = ast.Module(body=[], type_ignores=[])
+
+        def visit(body: list[ast.stmt], prefix: str) -> None:
+            for node in body:
+                if isinstance(node, ast.ClassDef):
+                    found.setdefault(prefix + node.name, []).append(node)
+                    visit(node.body, f"{prefix}{node.name}.")
+                elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    visit(node.body, f"{prefix}{node.name}.<locals>.")
+                elif isinstance(node, (ast.If, ast.Try, ast.With, ast.For, ast.While)):
+                    for part in ("body", "orelse", "finalbody"):
+                        visit(getattr(node, part, []), prefix)
+                    for handler in getattr(node, "handlers", []):
+                        visit(handler.body, prefix)
+
+        visit(tree.body, "")
+        _FILE_CLASSES[filename] = found
+    return _FILE_CLASSES[filename].get(klass.__qualname__, [])
+
+
 def _instance_attributes(cls: type) -> tuple[set[str], bool]:
     """``self.X`` assignments in the class's source; True as second item when the source is unavailable
     or the class defines ``__getattr__`` (then any attribute may exist)."""
@@ -39,13 +78,11 @@ def _instance_attributes(cls: type) -> tuple[set[str], bool]:
     for klass in cls.__mro__:
         if klass is object:
             continue
-        try:
-            src = textwrap.dedent(inspect.getsource(klass))
-            tree = ast.parse(src)
-        except (OSError, TypeError, SyntaxError):
+        trees = _class_defs(klass)
+        if not trees:
             open_attrs = True
             continue
-        for node in ast.walk(tree):
+        for node in (n for tree in trees for n in ast.walk(tree)):
             targets: list[ast.expr] = []
             if isinstance(node, ast.Assign):
                 targets = list(node.targets)
