@@ -250,9 +250,10 @@ def lint_pairs(pairs: Sequence[tuple[Signature, Clause]], signatures: object = N
         owners = dict.fromkeys(sig.owner for sig in by_sig if sig.kind == "method" and sig.owner)
         classes = {sig.name for sig in by_sig if sig.kind == "class"}
         attrs = {sig.owner: sig.attrs for sig in by_sig if sig.kind == "method" and sig.owner}
-        units = tuple((Signature(o, (), None, None, "class", attrs[o]), ()) for o in owners if o not in classes)
-        units += tuple((sig, tuple(reqs)) for sig, reqs in by_sig.items())
-        return lint_text(render_req(Draft("probe", "probe", None, units)), signatures=signatures)
+        units: list[tuple[Signature, tuple[DraftRequirement, ...]]] = [
+            (Signature(o, (), None, None, "class", attrs[o]), ()) for o in owners if o not in classes]
+        units += [(sig, tuple(reqs)) for sig, reqs in by_sig.items()]
+        return lint_text(render_req(Draft("probe", "probe", None, tuple(units))), signatures=signatures)
 
     def run(idx: Sequence[int]) -> None:
         problem = probe(idx)
