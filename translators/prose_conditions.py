@@ -15,7 +15,9 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # pragma: no cover
     from evalgap.translators.prose_terms import Context
 
-__all__ = ["library_condition", "numeric_guard"]
+__all__ = ["library_condition", "numeric_guard", "object_condition"]
+
+_COLLECTIONS = ("list", "tuple", "set", "dict")
 
 #: Type nouns and the ``isinstance`` test they mean (``integer`` excludes ``bool``, a subclass of ``int``).
 _TYPES = {"string": "isinstance({x}, str)", "str": "isinstance({x}, str)", "list": "isinstance({x}, list)",
@@ -111,3 +113,21 @@ def guard_defaults(kind: str, text: str, ctx: Context) -> str | None:
         exc, _, cond = text.partition(" when ")
         return f"{exc} when {guard} and ({cond})"
     return f"({guard}) ==> ({text})"
+
+
+def object_condition(ctx: Context, phrase: str) -> str | None:
+    """``the shelf is empty`` / ``it is not empty`` in a method's sentence, the phrase naming the method's own
+    object (its class's name, ``it``, ``the object``, ``the instance``): ``len(self.A) == 0`` for the class's
+    one collection attribute ``A`` (None when it has none or several)."""
+    if ctx.sig.kind != "method" or not ctx.sig.owner:
+        return None
+    m = re.fullmatch(r"(?:the |this |it |its )?(\w+)?\s*(?:is|are) (not )?empty", phrase.strip().lower())
+    if not m:
+        return None
+    noun = (m.group(1) or "it").lower()
+    if noun not in (ctx.sig.owner.lower(), "it", "object", "instance"):
+        return None
+    attrs = [n for n, t in ctx.sig.attrs if ctx.sig.kind_of("self." + n) in _COLLECTIONS]
+    if len(attrs) != 1:
+        return None
+    return f"len(self.{attrs[0]}) {'>' if m.group(2) else '=='} 0"

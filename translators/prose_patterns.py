@@ -19,6 +19,7 @@ from typing import Callable
 
 from evalgap.translators.prose_patterns_lib import LIB_RULES
 from evalgap.translators.prose_patterns_more import MORE_RULES
+from evalgap.translators.prose_patterns_shape import SHAPE_RULES
 from evalgap.translators.prose_terms import Clause, Context, base_kind
 
 __all__ = ["Rule", "CATALOGUE", "match_rules", "SIGNATURE_ONLY_RULES", "is_worked_example", "is_code_like"]
@@ -133,7 +134,9 @@ def _negative(s: str, ctx: Context) -> list[Clause] | None:
     return None
 
 
-_ORDER_WORDS = r"(?:in (?:the )?(?:order )?from smallest to largest|in (?:ascending|increasing|non-decreasing) order)"
+_ORDER_WORDS = (r"(?:in (?:the )?(?:order )?from smallest to largest|in (?:ascending|increasing|non-decreasing) order|"
+                r"(?:in (?:the )?(?:order )?)?from (?:largest|highest|biggest|greatest) to (?:smallest|lowest)|"
+                r"in (?:descending|decreasing|non-increasing) order|(?:largest|highest|biggest) first)")
 
 
 def _sorted(s: str, ctx: Context) -> list[Clause] | None:
@@ -149,7 +152,8 @@ def _sorted(s: str, ctx: Context) -> list[Clause] | None:
         return None
     if re.search(r"\b(by|according to|based on)\b", low):
         return None
-    desc = re.search(r"\b(descending|decreasing|largest to smallest|reverse order)\b", low)
+    desc = re.search(r"\b(descending|decreasing|non-increasing|(?:largest|highest|biggest|greatest) to "
+                     r"(?:smallest|lowest)|(?:largest|highest|biggest) first|reverse order)\b", low)
     op = ">=" if desc else "<="
     return [Clause("ensures", f"forall i in range(len(result) - 1): result[i] {op} result[i + 1]")]
 
@@ -436,7 +440,8 @@ CATALOGUE: tuple[Rule, ...] = (
          ("Returns an integer.", "f(x: int) -> int", "isinstance(result, int)"), _signature_type),
 )
 
-CATALOGUE = CATALOGUE + tuple(Rule(*entry) for entry in MORE_RULES) + tuple(Rule(*entry) for entry in LIB_RULES)
+CATALOGUE = CATALOGUE + tuple(Rule(*entry) for entry in MORE_RULES) + tuple(Rule(*entry) for entry in LIB_RULES) + \
+    tuple(Rule(*entry) for entry in SHAPE_RULES)
 
 #: Rules whose clauses the signature alone implies (excluded from the reach figures).
 SIGNATURE_ONLY_RULES = frozenset({"signature-type"})

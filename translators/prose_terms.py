@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from evalgap.translators.prose_conditions import library_condition
+from evalgap.translators.prose_conditions import library_condition, object_condition
 
 __all__ = ["Signature", "Clause", "Context", "base_kind"]
 
@@ -215,7 +215,7 @@ class Context:
         are P``, ``X contains Y``; None when not understood."""
         p = phrase.strip().rstrip(".,;").strip()
         p = re.sub(r"^(that|the case that)\s+", "", p, flags=re.I)
-        lib = library_condition(self, p)
+        lib = library_condition(self, p) or object_condition(self, p)
         if lib:
             return lib
         low = p.lower()
