@@ -92,3 +92,108 @@ def test_signature_probe_reads_every_class_of_a_module(tmp_path: Path) -> None:
     got = {n: (c["attributes"], c["open_attributes"]) for n, c in sig.items() if not n.startswith("C")}
     assert got == {"A": (["x"], False), "B": (["x", "z"], False), "E": ([], True), "L": (["w"], False)}
     assert sig["C299"]["attributes"] == ["a299"] and len(sig) == 304
+
+
+def test_requirement_ids_with_leading_zeros_parse() -> None:
+    from evalgap.specs_lang import parse
+
+    spec = parse('spec s "t"\nfunction f(x: int) -> int\n  requirement LG-02 "x"\n    ensures result == 1\n'
+                 '  requirement REQ-007.01 "y"\n    ensures result == 1\n', "<t>")
+    assert [r.id for r in spec.functions[0].requirements] == ["LG-02", "REQ-007.01"]
+
+
+def test_ids_a_document_gives_are_written_in_the_spec_form(tmp_path: Path) -> None:
+    from evalgap.translators.from_prose import draft_spec, load_units, render_req, spec_id
+    from evalgap.translators.prose_draft import lint_text
+
+    assert [spec_id(g, "P") for g in ["LG-02", "`LG-02`", "**R1**", "7", "REQ 1", "R/1", "é", "R-1a"]] == [
+        "LG-02", "LG-02", "R1", "P-7", "REQ-1", "R-1", None, None]
+    (tmp_path / "m.py").write_text("def grade(score: int) -> str:\n    return 'A' if score >= 90 else 'B'\n")
+    (tmp_path / "r.md").write_text(
+        "# `grade`\n\n| ID | Requirement |\n|---|---|\n| LG-02 | A score of 90 or more earns an `\"A\"`. |\n"
+        "| 7 | `grade` never returns None. |\n| REQ 1 | The result is not empty. |\n| é | It is fast. |\n")
+    draft = draft_spec(load_units(tmp_path / "r.md", tmp_path / "m.py"), name="ids")
+    text = render_req(draft)
+    assert lint_text(text) is None, text
+    ids = {r.id for r in draft.requirements()}
+    assert {"LG-02", "REQ-1"} <= ids and any(i.endswith("-7") and i[0].isalpha() for i in ids), ids
+
+
+def test_conditions_joined_blank_range_any_and_written() -> None:
+    ctx = Context(Signature("f", (("name", "str"), ("score", "int"), ("scores", "list[int]"), ("low", "int"),
+                                  ("high", "int")), "str"))
+    assert ctx.condition("name is empty or consists only of whitespace") == '(len(name) == 0) or (name.strip() == "")'
+    assert ctx.condition("a score below 0 or above 100") == "(score < 0) or (score > 100)"
+    assert ctx.condition("low is greater than high or score is zero") == "(low > high) or (score == 0)"
+    assert ctx.condition("low is greater than or equal to high") == "low >= high"  # "or equal" is no joint
+    assert ctx.condition("score is outside 0 to 100") == "not (0 <= score <= 100)"
+    assert ctx.condition("score is between 0 and 100") == "0 <= score <= 100"
+    assert ctx.condition("any element of scores is outside 0 to 100") == "exists x in scores: not (0 <= x <= 100)"
+    assert ctx.condition("low <= score <= high") == "low <= score <= high"  # written as an expression
+    assert ctx.condition("low <= foo") is None  # a name that is no parameter
+    assert ctx.condition("score is 0") == "score == 0"
+    assert ctx.condition("score is high or low") is None  # a part not understood: no clause at all
+
+
+def test_document_rules_of_the_requirements_round() -> None:
+    grade = Signature("letter_grade", (("score", "int"),), "str")
+    assert _clauses('The function returns one of "A", "B", "C", "D" or "F".', grade) == [
+        'ensures result in ("A", "B", "C", "D", "F")']
+    assert _clauses("The function raises ValueError for a score below 0 or above 100.", grade) == [
+        "raises ValueError when (score < 0) or (score > 100)"]
+    assert _clauses("The function raises ValueError for large inputs.", grade) == []
+    clamp = Signature("clamp", (("value", "int"), ("low", "int"), ("high", "int")), "int")
+    assert _clauses("When value is greater than high, the function shall return high.", clamp) == [
+        "ensures (value > high) ==> result == high"]
+    assert _clauses("Returns value itself when low <= value <= high, otherwise whichever bound is nearer.", clamp) == [
+        "ensures (low <= value <= high) ==> result == value"]
+    assert _clauses("Argument high: The upper end of the range; must not be smaller than low.", clamp) == [
+        "requires high >= low"]
+    curve = Signature("curve", (("scores", "list[int]"), ("bonus", "int")), "list[int]")
+    assert _clauses("When bonus is 0, the function shall return a list equal to scores.", curve) == [
+        "ensures (bonus == 0) ==> result == scores"]
+    assert _clauses("The function shall leave the list passed as scores unchanged.", curve) == [
+        "ensures scores == old(scores)"]
+    add = Signature("add_score", (("student", "str"), ("score", "int")), "None", "Gradebook", "method", ())
+    assert _clauses("When the method is called with a score outside 0 to 100, it shall raise ValueError.", add) == [
+        "raises ValueError when not (0 <= score <= 100)"]
+    mask = Signature("mask", (("text", "str"), ("visible", "int")), "str")
+    assert _clauses("Argument visible: How many trailing characters stay readable; must be zero or more.", mask) == [
+        "requires visible >= 0"]
+    assert _clauses("Returns a string exactly as long as text in which all but the last characters are hidden.",
+                    mask) == ["ensures len(result) == len(text)"]
+    assert _clauses("When visible is 0, the function shall return a string consisting only of * characters.",
+                    mask) == ['ensures (visible == 0) ==> forall c in result: c == "*"']
+    norm = Signature("normalize", (("name", "str"),), "str")
+    assert _clauses("The function shall be idempotent.", norm) == ["ensures normalize(result) == result"]
+    assert _clauses("The result shall not begin or end with a whitespace character.", norm) == [
+        "ensures result == result.strip()"]
+    assert _clauses("The function returns an integer from 0 to 4.", Signature("s", (("p", "str"),), "int")) == [
+        "ensures 0 <= result <= 4"]
+
+
+def test_headings_and_wording_tell_the_target(tmp_path: Path) -> None:
+    from evalgap.translators.from_prose import AMBIGUOUS_REASON, draft_spec, load_units, render_req
+
+    (tmp_path / "m.py").write_text(
+        "def password_strength(password: str) -> int:\n    return min(4, len(password))\n\n"
+        "class Throttle:\n    def __init__(self, limit: int) -> None:\n        if limit < 1:\n"
+        "            raise ValueError\n        self.limit = limit\n        self.seen: dict[str, int] = {}\n"
+        "    def count(self, user: str) -> int:\n        return self.seen.get(user, 0)\n"
+        "    def reset(self, user: str) -> None:\n        self.seen.pop(user, None)\n")
+    (tmp_path / "r.md").write_text(
+        "## Password strength\n\nThe function returns an integer from 0 to 4.\n\n## Throttle\n\n"
+        "Args:\n    limit (int): How many failures lock a user; must be at least 1.\n\n"
+        "- `Throttle(limit)` raises `ValueError` if `limit` is less than 1.\n"
+        "- When `Throttle.reset(user)` returns, `count(user)` shall be 0.\n"
+        "- Calling `count` and `reset` is cheap.\n")
+    text = render_req(draft_spec(load_units(tmp_path / "r.md", tmp_path / "m.py"), name="t"))
+    fn = text.split("function password_strength", 1)[1].split("\nclass ", 1)[0]
+    assert "ensures 0 <= result <= 4" in fn  # mapped by its heading's words
+    init = text.split("method __init__(limit: int)", 1)[1].split("  method ", 1)[0]
+    assert "requires limit >= 1" in init and "raises ValueError when limit < 1" in init  # the constructor's
+    assert text.count("method __init__") == 1
+    reset = text.split("method reset(user: str)", 1)[1]
+    assert "When `Throttle.reset(user)` returns" in reset  # "When X returns, ...": about X
+    head = text.split("\nfunction ", 1)[0]
+    assert "Calling `count` and `reset` is cheap." in head and AMBIGUOUS_REASON in head  # two named: ambiguous

@@ -23,8 +23,9 @@ from evalgap.translators.prose_match import is_worked_example, match_rules
 from evalgap.translators.prose_split import ProseExample, Sentence, segment_text
 from evalgap.translators.prose_draft import (Draft, DraftRequirement, Engine, Proposal, ProseUnit, example_clause,
                                              lint_clause, lint_pairs, lint_text, render_req)
-from evalgap.translators.prose_targets import (ModuleTargets, by_parameters, defaults_of, engine_text, is_generator,
-                                               mentions, read_targets, resolve, type_text, with_reexports)
+from evalgap.translators.prose_targets import (ModuleTargets, by_heading_words, by_parameters, defaults_of,
+                                               engine_text, is_generator, mentions, read_targets, resolve, type_text,
+                                               with_reexports)
 from evalgap.translators.prose_terms import Clause, Context, Signature
 from evalgap.specs_lang.textfile import MAX_TEXT_BYTES, read_text
 
@@ -172,8 +173,9 @@ def _assign(sentences: Sequence[Sentence], targets: ModuleTargets) -> tuple[dict
     only = targets.targets[0] if len(targets.targets) == 1 else None
     for s in sentences:
         if s.heading not in heading_target:
-            heading_target[s.heading] = resolve(mentions(s.heading, targets))[0]
-        sig, amb = resolve(mentions(s.text, targets))
+            heading_target[s.heading] = resolve(mentions(s.heading, targets))[0] or \
+                by_heading_words(s.heading, targets)
+        sig, amb = resolve(mentions(s.text, targets), s.text)
         if sig is None and not amb:
             sig = by_parameters(s.text, targets)
         if sig is None and not amb:
@@ -259,6 +261,25 @@ def pattern_engine(sentence: str, sig: Signature, examples: Sequence[ProseExampl
     return Proposal(informal=_unmatched_category(sentence))
 
 
+_SPEC_ID = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:[-.](?:[A-Za-z_][A-Za-z0-9_]*|[0-9]+))*")
+
+
+def spec_id(given: str | None, prefix: str) -> str | None:
+    """An ID a document gave (a table's ID column, ``[REQ-1]`` or ``REQ-1:`` at a line's start) in the spec
+    language's form (docs/language.md: a name, then ``-`` or ``.`` separated names or digit runs), or None when it cannot be
+    written so (a fresh ID is then made): Markdown marks are dropped (```LG-02```, ``**R1**``), a bare number
+    gets the unit's prefix (``7`` -> ``PREFIX-7``) and spaces or other characters become ``-``
+    (``REQ 1`` -> ``REQ-1``)."""
+    if not given:
+        return None
+    text = given.strip().strip("`*_ ").strip()
+    if re.fullmatch(r"\d[\w.-]*", text):
+        text = f"{prefix}-{text}"
+    text = re.sub(r"[^A-Za-z0-9_.]+", "-", text).strip("-.")
+    text = re.sub(r"([-.])[-.]+", r"\1", text)
+    return text if _SPEC_ID.fullmatch(text) else None
+
+
 def draft_spec(units: Sequence[ProseUnit], engine: Engine = pattern_engine, name: str = "drafted",
                title: str = "", target: str | None = None, notes: Sequence[str] = (),
                signatures: object = None) -> Draft:
@@ -270,21 +291,28 @@ def draft_spec(units: Sequence[ProseUnit], engine: Engine = pattern_engine, name
     funcs = []
     used: set[str] = set()
     proposals: list[list[Proposal]] = []
+    about: list[list[Signature]] = []  # per sentence, the target its clauses are about
     for unit in units:
         if unit.sig.kind == "module":
             proposals.append([Proposal(informal=("omission", AMBIGUOUS_REASON)) for _ in unit.sentences])
         else:
             proposals.append([Proposal(informal=("omission", _DIRECTIVE)) if s.section == "directive" else
                               engine(s.engine or s.text, unit.sig, unit.examples) for s in unit.sentences])
+        about.append([unit.sig] * len(unit.sentences))
+        init = _constructor(unit.sig)
+        if init is not None:
+            _to_constructor(unit, init, engine, proposals[-1], about[-1])
     # a clause is linted once per target, all targets' clauses in shared batches
-    distinct = list(dict.fromkeys((u.sig, c) for u, props in zip(units, proposals) for p in props
+    distinct = list(dict.fromkeys((sig, c) for props, sigs in zip(proposals, about) for p, sig in zip(props, sigs)
                                   for _, c in p.clauses))
     verdict = dict(zip(distinct, lint_pairs(distinct, signatures)))
     counters: dict[str, int] = {}  # per prefix: the units of one target share it (no rescan from 1 per unit)
-    for unit, props in zip(units, proposals):
+    for unit, props, sigs in zip(units, proposals, about):
         reqs: list[DraftRequirement] = []
+        init_reqs: list[DraftRequirement] = []
 
         def next_id(given: str | None) -> str:
+            given = spec_id(given, unit.prefix)
             if given and given not in used:
                 used.add(given)
                 return given
@@ -297,8 +325,8 @@ def draft_spec(units: Sequence[ProseUnit], engine: Engine = pattern_engine, name
                     counters[unit.prefix] = n
                     return cand
 
-        problems = iter([verdict[(unit.sig, c)] for p in props for _, c in p.clauses])
-        for s, prop in zip(unit.sentences, props):
+        problems = iter([verdict[(sig, c)] for p, sig in zip(props, sigs) for _, c in p.clauses])
+        for s, prop, sig in zip(unit.sentences, props, sigs):
             keep, rejected = [], []
             for rule, c in prop.clauses:
                 problem = next(problems)
@@ -309,16 +337,44 @@ def draft_spec(units: Sequence[ProseUnit], engine: Engine = pattern_engine, name
             informal = prop.informal
             if not keep and informal is None:
                 informal = ("omission", "every proposed clause was rejected by lint")
-            reqs.append(DraftRequirement(next_id(s.given_id), s.text, tuple(keep), None if keep else informal,
-                                         None, tuple(rejected), s.line))
+            (init_reqs if sig is not unit.sig else reqs).append(
+                DraftRequirement(next_id(s.given_id), s.text, tuple(keep), None if keep else informal, None,
+                                 tuple(rejected), s.line))
         if unit.sig.kind == "method":
             reqs = _guard_method(reqs)
         header = re.sub(r"\W+$", "", unit.headers[0]) + ": " if unit.headers else ""
         for ex in unit.examples:
             reqs.append(DraftRequirement(next_id(None), f"{header}{ex.text}", example=ex))
+        if init_reqs:
+            funcs.append((sigs[next(i for i, x in enumerate(sigs) if x is not unit.sig)], tuple(init_reqs)))
         funcs.append((unit.sig, tuple(reqs)))
     return Draft(name, title or f"Drafted from prose: {', '.join(u.sig.qualname for u in units if u.sig.name)}", target,
                  tuple(funcs), tuple(notes))
+
+
+def _constructor(sig: Signature) -> Signature | None:
+    """The ``__init__`` method of a class target with constructor parameters (as a method target), else None."""
+    if sig.kind != "class" or not sig.params:
+        return None
+    return Signature("__init__", sig.params, None, sig.name, "method", sig.attrs, sig.defaults)
+
+
+def _to_constructor(unit: ProseUnit, init: Signature, engine: Engine, props: list[Proposal],
+                    sigs: list[Signature]) -> None:
+    """A class's sentences that state nothing about its state but a precondition or an exception of its
+    constructor (a docstring's ``Args:`` entry "must be at least 1", "`Throttle(n)` raises ValueError if n is
+    less than 1") are proposed for its ``__init__`` method instead: only their ``requires`` and ``raises``
+    clauses are kept. Changes ``props`` and ``sigs`` in place."""
+    for k, s in enumerate(unit.sentences):
+        if props[k].clauses and not any(c.kind == "raises" for _, c in props[k].clauses) or s.section == "directive":
+            continue
+        text = s.engine or s.text
+        if not (text.startswith("Argument ") or re.search(r"\b(?:raises?|throws?)\b", text, re.I)):
+            continue
+        alt = engine(text, init, ())
+        kept = tuple((r, c) for r, c in alt.clauses if c.kind in ("requires", "raises"))
+        if kept:
+            props[k], sigs[k] = Proposal(clauses=kept), init
 
 
 def _guard_method(reqs: list[DraftRequirement]) -> list[DraftRequirement]:

@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # pragma: no cover
     from evalgap.translators.prose_terms import Context
 
-__all__ = ["library_condition", "numeric_guard", "object_condition"]
+__all__ = ["library_condition", "numeric_guard", "object_condition", "compound_condition", "joined_condition",
+           "written_expression"]
 
 _COLLECTIONS = ("list", "tuple", "set", "dict")
 
@@ -131,3 +132,103 @@ def object_condition(ctx: Context, phrase: str) -> str | None:
     if len(attrs) != 1:
         return None
     return f"len(self.{attrs[0]}) {'>' if m.group(2) else '=='} 0"
+
+
+_VERB = re.compile(r"\s(?:is|are|consists?|contains?|has|have)\s")
+
+
+def compound_condition(ctx: Context, phrase: str) -> str | None:
+    """The conditions :meth:`Context.condition` tries last (requirements-document round of issue 24):
+
+    * ``X is empty or consists only of whitespace``: parts joined by ``or`` / ``and``, a part without its own
+      subject taking the first part's (``a score below 0 or above 100``);
+    * ``X consists only of whitespace`` / ``X is blank`` (a ``str`` parameter): ``X.strip() == ""``;
+    * ``X is outside A to B`` / ``outside the range A to B``: ``not (A <= X <= B)``; ``X is between A and B``;
+    * ``any element of X is P`` / ``any of X is P``: ``exists x in X: P``;
+    * ``X is below 0`` (a copula and an element predicate of :meth:`Context.elem_pred`).
+
+    Returns None for anything else."""
+    low = phrase.strip().rstrip(".,;").lower()
+    joined = joined_condition(ctx, low)
+    if joined:
+        return joined
+    return _simple(ctx, low)
+
+
+def joined_condition(ctx: Context, low: str) -> str | None:
+    """``A or B`` / ``A and B`` where every part is a condition (a part without its own subject takes the
+    first part's); None otherwise (``or equal to`` and ``between A and B`` are not joints)."""
+    for joiner, op in ((" or ", "or"), (" and ", "and")):
+        if joiner not in low or re.search(r"\bbetween\b|\bor equal\b|\bequal or\b|\beither\b|\bboth\b", low):
+            continue
+        parts = [x.strip() for x in low.split(joiner)]
+        m = _VERB.search(" " + parts[0] + " ")
+        subject = parts[0][:m.start()].strip() if m else re.sub(r"^(?:an?|the) ", "", parts[0]).split()[0]
+        first = ctx.condition(parts[0]) or (None if m else ctx.condition(
+            f"{subject} is {re.sub(r'^(?:an?|the) ', '', parts[0]).split(' ', 1)[-1]}"))
+        out = [first] if first else []
+        for part in parts[1:]:
+            got = ctx.condition(part) if _VERB.search(" " + part + " ") else None
+            got = got or ctx.condition(f"{subject} {part}") or ctx.condition(f"{subject} is {part}")
+            out.append(got) if got else None
+        if first and len(out) == len(parts):
+            return f" {op} ".join(f"({x})" for x in out)
+        return None
+    return None
+
+
+_EXPR = re.compile(r"[A-Za-z_]\w*|-?\d+(?:\.\d+)?|<=|>=|==|!=|<|>|[+\-*%()]")
+
+
+def written_expression(ctx: Context, text: str) -> str | None:
+    """A condition the prose writes as an expression over the parameters (``low <= value <= high``,
+    ``n % 2 == 0``): names that are parameters, numbers, arithmetic and comparisons only, at least one
+    comparison; returned as written (the draft's lint then checks it)."""
+    tokens = _EXPR.findall(text)
+    if "".join(tokens) != re.sub(r"\s+", "", text) or not any(t in ("<=", ">=", "==", "!=", "<", ">") for t in tokens):
+        return None
+    names = {n for n, _ in ctx.sig.params}
+    if any(re.fullmatch(r"[A-Za-z_]\w*", t) and t not in names for t in tokens):
+        return None
+    return " ".join(text.split())
+
+
+def _simple(ctx: Context, low: str) -> str | None:
+    m = re.fullmatch(r"(.+?) (?:consists?|is made) (?:only|entirely|solely) of (?:white ?space|spaces)(?: characters)?|"
+                     r"(.+?) (?:is|are) (?:blank|whitespace-only|all whitespace)", low)
+    if m:
+        x = ctx.param(m.group(1) or m.group(2), ("str",))
+        return f'{x}.strip() == ""' if x else None
+    m = re.fullmatch(r"(?:any|some) (?:element|item|value|entry|member|one)s? (?:of|in) (.+?) (?:is|are) (.+)", low)
+    if m:
+        xs = ctx.param(m.group(1), ("list", "tuple", "set"))
+        inner = _simple(_element_context(ctx), "x " + ("is " if not m.group(2).startswith("is ") else "") + m.group(2)) \
+            if xs else None
+        return f"exists x in {xs}: {inner}" if xs and inner else None
+    m = re.fullmatch(r"(.+?) (?:is |are |lies )?(not )?(outside|between|within|in)(?: the range(?: from)?| the interval)? "
+                     r"(-?\w+) (?:to|and|through) (-?\w+)(?: inclusive)?", low)
+    if m:
+        x, lo, hi = ctx.operand(m.group(1)), ctx.operand(m.group(4)), ctx.operand(m.group(5))
+        if not (x and lo and hi):
+            return None
+        inside = f"{lo} <= {x} <= {hi}"
+        return inside if (m.group(3) == "outside") == bool(m.group(2)) else f"not ({inside})"
+    m = re.fullmatch(r"(.+?) (?:is|are) (.+)", low)
+    if m:
+        x = ctx.operand(m.group(1))
+        if x and re.fullmatch(r"-?\d+(?:\.\d+)?", m.group(2)):
+            return f"{x} == {m.group(2)}"  # "bonus is 0"
+        return ctx.elem_pred(m.group(2), x) if x else None
+    return None
+
+
+def _element_context(ctx: Context) -> Context:
+    """A :class:`Context` over the same signature in which the bound variable ``x`` of a quantifier is an
+    operand."""
+    from evalgap.translators.prose_terms import Context
+
+    class _Elem(Context):
+        def operand(self, phrase: str) -> str | None:
+            return "x" if phrase.strip() == "x" else super().operand(phrase)
+
+    return _Elem(ctx.sig)

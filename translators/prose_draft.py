@@ -174,7 +174,8 @@ def render_req(draft: Draft) -> str:
             if owner is None or owner in done:
                 continue
             done.add(owner)
-            lines += _class_header(classes[owner])
+            own_init = any(m.kind == "method" and m.owner == owner and m.name == "__init__" for m, _ in draft.functions)
+            lines += _class_header(classes[owner])[:2] if own_init else _class_header(classes[owner])
             for msig, mreqs in draft.functions:
                 if msig.kind == "method" and msig.owner == owner:
                     lines += ["  " + _function_header(msig)]

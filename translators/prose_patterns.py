@@ -57,7 +57,8 @@ def _ears_when(s: str, ctx: Context) -> list[Clause] | None:
                      r"(?:return|raise|throw)s?\b.+)$", s.strip(), re.I)
     if not m:
         return None
-    cond = ctx.condition(m.group(1))
+    cond = ctx.condition(re.sub(r"^(?:the (?:function|method)|it) is (?:called|invoked) with (?:an? |the )?", "",
+                                m.group(1), flags=re.I))
     resp = ctx.response(re.sub(r"\s*\bthen\b\s*", " ", m.group(2)))
     if not cond or not resp:
         return None
@@ -107,10 +108,12 @@ def _bool_iff(s: str, ctx: Context) -> list[Clause] | None:
 
 def _raises(s: str, ctx: Context) -> list[Clause] | None:
     m = re.search(r"\b(?:raises?|throws?|must raise|shall raise)\s+(?:an? )?(\w+(?:Error|Exception))\s+"
-                  r"(?:if|when|whenever|in case)\s+(.+?)\.?$", s, re.I)
+                  r"(?:if|when|whenever|in case|(for|on) (?:an? |the )?)\s*(.+?)\.?$", s, re.I)
     if not m:
         return None
-    cond = ctx.condition(m.group(2))
+    cond = ctx.condition(m.group(3))
+    if m.group(2) and cond and not re.match(r"[A-Za-z_]\w* ", m.group(3)):
+        cond = None  # "for <noun phrase>": only "for a <parameter> <predicate>"
     return [Clause("raises", f"{m.group(1)} when {cond}")] if cond else None
 
 
@@ -148,7 +151,7 @@ def _sorted(s: str, ctx: Context) -> list[Clause] | None:
         return None
     if re.search(r"\b(whether|if|check|is sorted|are sorted|can be|possible)\b.*\bsorted\b", low):
         return None
-    if not re.search(r"\b(return|returns|output|result|returned|sorted list|sorted unique)\b", low):
+    if not re.search(r"\b(return|returns|output|result|returned|sorted list|sorted unique|lists)\b", low):
         return None
     if re.search(r"\b(by|according to|based on)\b", low):
         return None
@@ -201,9 +204,10 @@ def _unique(s: str, ctx: Context) -> list[Clause] | None:
     low = s.lower()
     if not ctx.sig.result_kind in ("list", "any") or re.search(r"\b(count|how many|number of)\b", low):
         return None
-    if not re.search(r"\b(unique|distinct|no duplicates?|without duplicates?|each (?:\w+ )?(?:only )?once)\b", low):
+    if not re.search(r"\b(unique|distinct|no duplicates?|without duplicates?|(?:each|every) (?:\w+ )?(?:only |exactly )?"
+                     r"once)\b", low):
         return None
-    if not re.search(r"\b(return|returns|output|result|list)\b", low):
+    if not re.search(r"\b(return|returns|output|result|list|lists)\b", low):
         return None
     return [Clause("ensures", "len(set(result)) == len(result)")]
 
@@ -282,7 +286,8 @@ def _length_rel(s: str, ctx: Context) -> list[Clause] | None:
     if m:
         n = ctx.operand(m.group(1))
         return [Clause("ensures", f"len(result) == {n}")] if n else None
-    m = re.search(r"\bsame (?:length|size) as (?:the )?(?:given |input )?(.+?)\.?$", s, re.I)
+    m = re.search(r"\b(?:same (?:length|size) as|(?:exactly )?as long as) (?:the )?(?:given |input )?(\w+)(?:\s.*)?\.?$",
+                  s, re.I)
     if m and re.search(r"\b(return|result|output)", s, re.I):
         xs = ctx.param(m.group(1), ("list", "str", "tuple"))
         return [Clause("ensures", f"len(result) == len({xs})")] if xs else None
@@ -302,9 +307,21 @@ def _membership(s: str, ctx: Context) -> list[Clause] | None:
     return [Clause("ensures", f"{guard}result in {xs}")]
 
 
+def _one_of_values(s: str, ctx: Context) -> list[Clause] | None:
+    m = re.search(r"\b(?:returns?|result is|gives?)\s+(?:one of|either)\s+(.+?)\.?$", s, re.I)
+    if not m:
+        return None
+    items = [x for x in re.split(r",\s*(?:or\s+)?|\s+or\s+", m.group(1).strip()) if x]
+    values = [Context.value(x.strip("`")) for x in items]
+    if len(values) < 2 or any(v is None or v in ("[]", '""', "()", "{}") and False for v in values) or None in values:
+        return None
+    guard = "result is None or " if ctx.sig.optional_result and "None" not in values else ""
+    return [Clause("ensures", f"{guard}result in ({', '.join(dict.fromkeys(str(v) for v in values))})")]
+
+
 def _between(s: str, ctx: Context) -> list[Clause] | None:
     m = re.search(r"\b(?:returns?|result is)\s+(?:a |an |the )?(?:\w+ )?(?:number|integer|value|float)?\s*"
-                  r"(?:between|in the range(?: from)?)\s+(.+?)\s+(?:and|to)\s+(.+?)(?:\s+inclusive)?\.?$", s, re.I)
+                  r"(?:between|in the range(?: from)?|from)\s+(.+?)\s+(?:and|to)\s+(.+?)(?:\s+inclusive)?\.?$", s, re.I)
     if not m or ctx.sig.result_kind not in ("int", "float", "any"):
         return None
     lo, hi = ctx.operand(m.group(1)), ctx.operand(m.group(2))
@@ -430,7 +447,9 @@ CATALOGUE: tuple[Rule, ...] = (
          "ensures result in <list>  (result is None or ... when the result is Optional)",
          ("Out of list of strings, return the longest one.", "f(strings: list[str]) -> str | None",
           "result is None or result in strings"), _membership),
-    Rule("between", "returns a number between <a> and <b>", "ensures <a> <= result <= <b>",
+    Rule("one-of-values", "returns one of <v1>, <v2> ... or <vn> (literals)", "ensures result in (<v1>, ..., <vn>)",
+         ('Returns one of "A", "B" or "C".', "f(n: int) -> str", 'result in ("A", "B", "C")'), _one_of_values),
+    Rule("between", "returns a number between|from <a> and|to <b>", "ensures <a> <= result <= <b>",
          ("Returns a value between 0 and n.", "f(n: int) -> int", "0 <= result <= n"), _between),
     Rule("precondition", "Assume <condition>; <param> will be|is always <condition>; Given a non-empty list / "
          "positive integer <param>", "requires <condition>",

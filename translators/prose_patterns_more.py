@@ -77,7 +77,8 @@ def _unchanged(s: str, ctx: Context) -> list[Clause] | None:
     if m:
         cond, x = ctx.condition(m.group(1)), ctx.param(m.group(2))
         return [Clause("ensures", f"({cond}) ==> result == {x}")] if cond and x else None
-    m = re.search(r"\breturns?\s+(.+?)\s+(?:unchanged|unmodified|as is|as-is)\s+(?:if|when|whenever)\s+(.+?)\.?$", s, re.I)
+    m = re.search(r"\breturns?\s+(.+?)\s+(?:unchanged|unmodified|as is|as-is|itself)\s+(?:if|when|whenever)\s+(.+?)"
+                  r"(?:,\s*(?:and )?otherwise\b.*)?\.?$", s, re.I)
     if m:
         cond, x = ctx.condition(m.group(2)), ctx.param(m.group(1))
         return [Clause("ensures", f"({cond}) ==> result == {x}")] if cond and x else None
@@ -127,7 +128,7 @@ def _empty_gives(s: str, ctx: Context) -> list[Clause] | None:
 
 def _idempotent(s: str, ctx: Context) -> list[Clause] | None:
     low = s.lower()
-    if not (re.search(r"^(?:the function|it) is idempotent\b", low) or re.search(
+    if not (re.search(r"^(?:the function|it) (?:is|shall be|must be|should be|will be) idempotent\b", low) or re.search(
             r"\b(?:applying|calling) (?:the function|it) (?:twice|two times|again(?: on its (?:own )?result)?|on its own "
             r"result) (?:gives|returns|yields) the same (?:result|list|string|value)", low)):
         return None
@@ -190,6 +191,8 @@ def _index(s: str, ctx: Context) -> list[Clause] | None:
 def _untouched(s: str, ctx: Context) -> list[Clause] | None:
     m = re.search(r"^(?:the )?(?:input |given )?(.+?) (?:is|are) (?:left )?(?:untouched|unchanged|unmodified|not modified|"
                   r"not changed|not mutated)\b", s, re.I)
+    m = m or re.search(r"\b(?:shall |must |should |will )?leaves? (?:the )?(?:input |given )?(?:\w+ passed as )?(.+?) "
+                       r"(?:untouched|unchanged|unmodified|as (?:it was|they were))\.?$", s, re.I)
     if not m:
         return None
     x = ctx.param(m.group(1), ("list", "dict", "set"))
@@ -255,6 +258,15 @@ def _arg_entry(s: str, ctx: Context) -> list[Clause] | None:
     if re.search(r"\b(?:must|should|shall) not be empty\b|\bnon-?empty\b", desc):
         if ctx.sig.kind_of(x) in ("list", "str", "dict", "tuple", "set"):
             return [Clause("requires", f"len({x}) > 0")]
+    if ctx.sig.kind_of(x) in ("int", "float"):
+        m = re.search(r"\b(?:must|should|shall) (?:be (?:at least|no less than|not (?:be )?(?:smaller|less) than)|"
+                      r"not be (?:smaller|less) than) (.+?)(?:[;,.]|$)", desc) \
+            or re.search(r"\b(?:must|should|shall) be (zero) or (?:more|greater)\b", desc) \
+            or re.search(r"\b(?:must|should|shall) not be (negative)\b", desc)
+        if m:
+            bound = "0" if m.group(1) in ("zero", "negative") else ctx.operand(m.group(1))
+            if bound and bound != x:
+                return [Clause("requires", f"{x} >= {bound}")]
     for word, cond in (("non-negative", ">= 0"), ("nonnegative", ">= 0"), ("positive", "> 0")):
         if re.search(rf"(?:\b(?:must|should|shall) be (?:a )?|^(?:a |an )?){word}\b", desc) and \
                 ctx.sig.kind_of(x) in ("int", "float"):

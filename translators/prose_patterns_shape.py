@@ -58,7 +58,7 @@ def _one_per(s: str, ctx: Context) -> list[Clause] | None:
         return None
     m = re.search(r"\b(?:returns?|gives?|is|yields?)\b.*?\bwith (?:exactly )?one (?:\w+ )?(?:per|for each|for every) "
                   r"(?:input |given |original )?(.+?)(?:\s+(?:of|in) .+?)?\.?$", s, re.I) \
-        or re.search(r"\b(?:has|contains|holds) (?:exactly )?as many (?:\w+ )?as (?:there are (?:in )?)?"
+        or re.search(r"\b(?:has|contains|holds|with) (?:exactly )?as many (?:\w+ )?as (?:there are (?:in )?)?"
                      r"(?:the )?(?:input |given )?(.+?)\.?$", s, re.I) \
         or re.search(r"\bone (?:\w+ )?(?:per|for each|for every) (?:input |given |original )?(\w+)\s*$",
                      s.rstrip("."), re.I)
@@ -87,6 +87,20 @@ def _elementwise(s: str, ctx: Context) -> list[Clause] | None:
     return [Clause("ensures", f"forall i in range(min(len(result), len({xs}))): result[i] == {xs}[i] {op} {n}")]
 
 
+def _no_edge_space(s: str, ctx: Context) -> list[Clause] | None:
+    if ctx.sig.result_kind not in ("str", "any"):
+        return None
+    m = re.search(r"^(?:the result|it|the (?:returned|output) (?:string|value)|the function)\s+(?:shall|must|will|does|do|"
+                  r"should)?\s*(?:not|never) (?:begins?|starts?) or ends? with (?:an? )?(white ?space|space)(?: characters?)?"
+                  r"\.?$", s.strip(), re.I) \
+        or re.search(r"\b(?:returns?|gives?) (?:an? |the )?(?:string|text|value) (?:with(?:out)?|that has) no (?:leading or "
+                     r"trailing|leading and trailing) (white ?space|spaces?)\.?$", s.strip(), re.I)
+    if not m:
+        return None
+    return [Clause("ensures", "result == result.strip()" if "white" in m.group(1).lower()
+                   else 'result == result.strip(" ")')]
+
+
 SHAPE_RULES: tuple[tuple[str, str, str, tuple[str, str, str], _Fn], ...] = (
     ("one-per", "returns a list with one <x> per <element of p>; the result has as many <x> as <p>",
      "ensures len(result) == len(<p>)",
@@ -96,4 +110,8 @@ SHAPE_RULES: tuple[tuple[str, str, str, tuple[str, str, str], _Fn], ...] = (
      "ensures forall i in range(min(len(result), len(<p>))): result[i] == <p>[i] + <n>",
      ("Each returned level equals the input level plus `amount`.", "f(levels: list[int], amount: int) -> list[int]",
       "forall i in range(min(len(result), len(levels))): result[i] == levels[i] + amount"), _elementwise),
+    ("no-edge-space", "the result shall not begin or end with a whitespace character; returns a string without leading "
+     "or trailing whitespace", "ensures result == result.strip()  (result.strip(\" \") for spaces)",
+     ("The result shall not begin or end with a whitespace character.", "f(name: str) -> str",
+      "result == result.strip()"), _no_edge_space),
 )

@@ -351,6 +351,27 @@ def mentions(text: str, targets: ModuleTargets) -> list[Mention]:
     return out
 
 
+_HEADING_STOP = frozenset({"the", "a", "an", "of", "for", "function", "functions", "class", "method", "methods",
+                           "module", "api", "requirements", "requirement", "reference"})
+
+
+def _stem_words(text: str) -> frozenset[str]:
+    words = re.findall(r"[a-z0-9]+", re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", text).replace("_", " ").lower())
+    return frozenset(w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
+                     for w in words if w not in _HEADING_STOP)
+
+
+def by_heading_words(heading: str, targets: ModuleTargets) -> Signature | None:
+    """The one function or class whose name is the heading's words ("Password strength" ->
+    ``password_strength``, "Letter grades" -> ``letter_grade``, "Login throttle" -> ``LoginThrottle``;
+    plurals and words such as "the", "function", "class" ignored), or None when none or several are."""
+    words = _stem_words(heading)
+    if not words:
+        return None
+    found = [t for t in targets.targets if t.kind in ("function", "class") and _stem_words(t.name) == words]
+    return found[0] if len(found) == 1 else None
+
+
 def by_parameters(text: str, targets: ModuleTargets) -> Signature | None:
     """The one function or method having every backticked name of ``text`` that is one of its parameters
     (step 1 of the mapping, for a sentence that names parameters but no target)."""
@@ -361,14 +382,19 @@ def by_parameters(text: str, targets: ModuleTargets) -> Signature | None:
     return next(iter(owners.values())) if len(owners) == 1 else None
 
 
-def resolve(found: Sequence[Mention]) -> tuple[Signature | None, bool]:
+def resolve(found: Sequence[Mention], text: str = "") -> tuple[Signature | None, bool]:
     """``(target, ambiguous)`` from a sentence's mentions: the method when a class and one of its methods
-    are named, the one target when one is named, ambiguous when several unrelated ones are."""
+    are named, the one target when one is named; when several unrelated ones are, the one the sentence is
+    about if its wording says so (``text`` given: "When X returns, ...", "Every call to X ...",
+    "When ..., X shall ..." with X the only target in the main clause), else ambiguous."""
     sigs = list(dict.fromkeys(m.sig for m in found))
     if not sigs:
         return None, False
     if len(sigs) == 1:
         return sigs[0], False
+    subject = _subject(found, text) if text else None
+    if subject is not None:
+        return subject, False
     methods = [s for s in sigs if s.kind == "method"]
     classes = {s.name for s in sigs if s.kind == "class"}
     if len(methods) == 1 and all(s.kind == "class" and s.name == methods[0].owner for s in sigs if s is not methods[0]):
@@ -376,6 +402,25 @@ def resolve(found: Sequence[Mention]) -> tuple[Signature | None, bool]:
     if not methods and len(classes) == 0:
         return None, True
     return None, True
+
+
+def _subject(found: Sequence[Mention], text: str) -> Signature | None:
+    """The target a sentence naming several is about, by its wording (see :func:`resolve`), or None."""
+    def after(pattern: str) -> list[Mention]:
+        return [m for m in found if re.search(pattern + r"\s*$", text[:m.start], re.I)]
+
+    for pattern, then in ((r"^(?:when|after|once|whenever)\s+(?:the\s+)?", r"\s*(?:returns?|is called|completes?|finishes)\b"),
+                          (r"\b(?:every|each|a|any)\s+call\s+(?:to|of)\s+", r"(?!\s*(?:and|or|,)\s)")):
+        hits = after(pattern)
+        if len(hits) == 1 and re.match(then, text[hits[0].end:], re.I):
+            return hits[0].sig
+    m = re.match(r"^(?:when|if|while|whenever)\b[^,]*,\s*", text, re.I)
+    if m:
+        main = [x for x in found if x.start >= m.end()]
+        sigs = list(dict.fromkeys(x.sig for x in main))
+        if len(sigs) == 1 and re.match(r"\s*(?:shall|must|will|should|returns?)\b", text[main[0].end:], re.I):
+            return sigs[0]
+    return None
 
 
 def engine_text(text: str, sig: Signature, found: Sequence[Mention]) -> str:

@@ -10,7 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from evalgap.translators.prose_conditions import library_condition, object_condition
+from evalgap.translators.prose_conditions import (compound_condition, joined_condition, library_condition,
+                                                  object_condition, written_expression)
 
 __all__ = ["Signature", "Clause", "Context", "base_kind"]
 
@@ -215,7 +216,8 @@ class Context:
         are P``, ``X contains Y``; None when not understood."""
         p = phrase.strip().rstrip(".,;").strip()
         p = re.sub(r"^(that|the case that)\s+", "", p, flags=re.I)
-        lib = library_condition(self, p) or object_condition(self, p)
+        lib = written_expression(self, p.strip("`")) or library_condition(self, p) or object_condition(self, p) or \
+            joined_condition(self, p.lower())
         if lib:
             return lib
         low = p.lower()
@@ -270,12 +272,12 @@ class Context:
             xs = self.param(m.group(1), ("list", "str", "set", "dict"))
             y = self.param(m.group(2)) or self.value(m.group(2))
             return f"{y} in {xs}" if xs and y and y != xs else None
-        return None
+        return compound_condition(self, p)
 
     def response(self, phrase: str) -> list[Clause] | None:
         """What the function does: ``return V``, ``return a non-negative number``, ``raise E``."""
         p = phrase.strip().rstrip(".;").strip()
-        p = re.sub(r"^(?:the (?:function|system|method|\w+) )?(?:shall|must|should|will|is to)?\s*", "", p,
+        p = re.sub(r"^(?:the (?:function|system|method|\w+) |it )?(?:shall|must|should|will|is to)?\s*", "", p,
                    flags=re.I)
         m = re.fullmatch(r"(?:raises?|throws?)\s+(?:an? )?(\w+(?:Error|Exception|Exit))\b.*", p)
         if m:
@@ -285,10 +287,21 @@ class Context:
             return None
         what = m.group(1)
         v = self.value(what)
+        m = re.fullmatch(r"an? (?:string|text) (?:consisting|made|composed) (?:only|entirely|solely) of [`'\"]?(\S)[`'\"]? "
+                         r"characters?", what.strip(". "))
+        if v is None and m and self.sig.result_kind in ("str", "any"):
+            return [Clause("ensures", f"forall c in result: c == {self._char(m.group(1))}")]
+        if v is None:  # "return high", "return a list equal to scores": a parameter named by its own name
+            name = re.sub(r"^(?:an? |the )?(?:\w+ )?(?:equal to|identical to|the same as) ", "", what.strip("`. "))
+            v = name.strip("`") if name.strip("`") in [n for n, _ in self.sig.params] else None
         if v is not None:
             return [Clause("ensures", "result is None" if v == "None" else f"result == {v}")]
         rng = self.sign_of(what)
         return [Clause("ensures", rng)] if rng else None
+
+    @staticmethod
+    def _char(ch: str) -> str:
+        return '"\\\\"' if ch == "\\" else ('"\\""' if ch == '"' else f'"{ch}"')
 
     def sign_of(self, phrase: str) -> str | None:
         """``a non-negative integer`` -> ``result >= 0`` (and positive/negative/non-positive)."""
