@@ -56,7 +56,8 @@ def test_sentences_go_to_the_function_method_or_class_they_name() -> None:
     assert "ensures len(result) <= max_length" in text  # Returns: entry
     assert "requires not (amount <= 0)" in text or "requires not amount <= 0" in text  # the method's raises guard
     head = text.split("\nfunction ")[0]
-    assert head.count(AMBIGUOUS_REASON) == 3  # unbound sentences are informal, at the top, never a stop
+    assert head.count(AMBIGUOUS_REASON) == 2  # unbound sentences are informal, at the top, never a stop
+    assert "requirement UNQ-6" in text.split("function unique_sorted", 1)[1]  # a table row takes its table's target
 
 
 def test_markdown_table_keeps_the_id_column_and_drops_other_columns() -> None:

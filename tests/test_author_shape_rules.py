@@ -197,3 +197,58 @@ def test_headings_and_wording_tell_the_target(tmp_path: Path) -> None:
     assert "When `Throttle.reset(user)` returns" in reset  # "When X returns, ...": about X
     head = text.split("\nfunction ", 1)[0]
     assert "Calling `count` and `reset` is cheap." in head and AMBIGUOUS_REASON in head  # two named: ambiguous
+
+
+def test_rules_of_the_second_document_round() -> None:
+    pad = Signature("pad_label", (("name", "str"), ("width", "int")), "str")
+    assert _clauses("A negative width is rejected with ValueError.", pad) == ["raises ValueError when width < 0"]
+    assert _clauses("The function returns a string exactly max(len(name), width) characters long.", pad) == [
+        "ensures len(result) == max(len(name), width)"]
+    assert _clauses("The padded label always starts with name.", pad) == ["ensures result.startswith(name)"]
+    assert _clauses("The name always starts with name.", pad) == []  # the subject is a parameter, not the result
+    assert _clauses("A name that is already width characters or longer is returned unchanged.", pad) == [
+        "ensures (len(name) >= width) ==> result == name"]
+    assert Context(pad).condition("name is at least width characters long") == "len(name) >= width"
+    assert Context(pad).operand("max(foo, 1)") is None  # a name that is no parameter
+    clamp = Signature("clamp", (("value", "int"), ("low", "int"), ("high", "int")), "int")
+    assert _clauses("The function shall return low for any value below low.", clamp) == [
+        "ensures (value < low) ==> result == low"]
+    assert _clauses("The function returns a number between low and high, inclusive.", clamp) == [
+        "ensures low <= result <= high"]
+    run = Signature("running_max", (("readings", "list[int]"),), "list[int]")
+    assert _clauses("The result never decreases from one position to the next.", run) == [
+        "ensures forall i in range(len(result) - 1): result[i] <= result[i + 1]"]
+    assert _clauses("The first element of the result equals the first reading.", run) == [
+        "ensures len(readings) > 0 and len(result) > 0 ==> result[0] == readings[0]"]
+    attrs = (("capacity", "int"), ("readings", "list[int]"))
+    buf = Signature("ReadingBuffer", (("capacity", "int"),), None, None, "class", attrs)
+    assert _clauses("The object shall never hold more than capacity readings.", buf) == [
+        "invariant len(self.readings) <= self.capacity"]
+    add = Signature("add", (("value", "int"),), "None", "ReadingBuffer", "method", attrs)
+    assert _clauses("After the method returns, value shall be the last element of readings.", add) == [
+        "ensures len(self.readings) > 0 and self.readings[-1] == value"]
+    latest = Signature("latest", (), "int", "ReadingBuffer", "method", attrs)
+    assert _clauses("When the method is called on an empty buffer, it shall raise IndexError.", latest) == [
+        "raises IndexError when len(self.readings) == 0"]
+    assert _clauses("Raises IndexError if the buffer holds no readings.", latest) == [
+        "raises IndexError when len(self.readings) == 0"]
+    counts = Signature("count_by_status", (("statuses", "list[str]"),), "dict[str, int]")
+    assert _clauses("Every count in the result is at least 1.", counts) == ["ensures forall x in result.values(): x >= 1"]
+    assert _clauses("The keys of the result are exactly the distinct entries of statuses.", counts) == [
+        "ensures set(result) == set(statuses)"]
+    num = Signature("f", (("xs", "list[int]"),), "int")
+    assert _clauses("The result is never negative.", num) == ["ensures result >= 0"]
+    assert _clauses("The result is always negative.", num) == []  # not a reading this rule makes
+
+
+def test_table_rows_take_the_target_an_earlier_row_named(tmp_path: Path) -> None:
+    from evalgap.translators.from_prose import draft_spec, load_units, render_req
+
+    (tmp_path / "m.py").write_text("def f(xs: list[int]) -> int:\n    return len(xs)\n\n"
+                                   "def g(xs: list[int]) -> int:\n    return 0\n")
+    (tmp_path / "r.md").write_text("## Counting\n\n| ID | Requirement |\n|---|---|\n| C-1 | `f(xs)` counts xs. |\n"
+                                   "| C-2 | The result is never negative. |\n\nThe sentence after it. `g` is 0.\n")
+    text = render_req(draft_spec(load_units(tmp_path / "r.md", tmp_path / "m.py"), name="t"))
+    f_block = text.split("function f(", 1)[1].split("function g(", 1)[0]
+    assert "C-2" in f_block and "ensures result >= 0" in f_block
+    assert "The sentence after it." in text.split("function f(", 1)[0]  # a paragraph does not inherit from a table

@@ -40,7 +40,8 @@ class Block:
         line: 1-based line where it starts. text: its text (lines joined). given_id: an ID written with it.
         heading: the heading it sits under ("" for none). section: ``args``/``returns``/``raises``/
         ``attributes`` for a docstring section entry, else None. engine: the entry rewritten for the catalogue
-        (None: the text itself). code: True for a line of fenced code.
+        (None: the text itself). code: True for a line of fenced code. table: the line of its table's header
+        row for a table row (rows of one table share it), else 0.
     """
 
     line: int
@@ -49,6 +50,7 @@ class Block:
     heading: str = ""
     section: str | None = None
     engine: str | None = None
+    table: int = 0
 
 
 def _indent(line: str) -> int:
@@ -130,6 +132,7 @@ def split_blocks(lines: list[str]) -> list[Block]:
     heading = ""
     in_code = False
     table_cols: list[str] | None = None
+    table_line = 0
 
     def flush() -> None:
         nonlocal cur, cur_id
@@ -157,6 +160,7 @@ def split_blocks(lines: list[str]) -> list[Block]:
                 continue
             if table_cols is None:
                 table_cols = [c.lower().strip("* ") for c in cells]
+                table_line = n
                 continue
             idc = next((j for j, c in enumerate(table_cols) if c in _ID_COLS), None)
             txt = next((j for j, c in enumerate(table_cols) if c in _TEXT_COLS), None)
@@ -164,7 +168,7 @@ def split_blocks(lines: list[str]) -> list[Block]:
                 txt = max((j for j in range(len(cells)) if j != idc), key=lambda j: len(cells[j]), default=0)
             given = cells[idc] if idc is not None and idc < len(cells) and cells[idc] else None
             if txt < len(cells) and cells[txt]:
-                blocks.append(Block(n, cells[txt], given, heading))
+                blocks.append(Block(n, cells[txt], given, heading, table=table_line))
             continue
         table_cols = None
         g = _GOOGLE.match(line)

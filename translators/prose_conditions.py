@@ -16,7 +16,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from evalgap.translators.prose_terms import Context
 
 __all__ = ["library_condition", "numeric_guard", "object_condition", "compound_condition", "joined_condition",
-           "written_expression"]
+           "written_expression", "written_operand",
+           "length_condition"]
 
 _COLLECTIONS = ("list", "tuple", "set", "dict")
 
@@ -117,21 +118,32 @@ def guard_defaults(kind: str, text: str, ctx: Context) -> str | None:
 
 
 def object_condition(ctx: Context, phrase: str) -> str | None:
-    """``the shelf is empty`` / ``it is not empty`` in a method's sentence, the phrase naming the method's own
-    object (its class's name, ``it``, ``the object``, ``the instance``): ``len(self.A) == 0`` for the class's
-    one collection attribute ``A`` (None when it has none or several)."""
+    """``the shelf is empty`` / ``it is not empty`` / ``an empty buffer`` / ``the buffer holds no readings`` in
+    a method's sentence, the phrase naming the method's own object (its class's name or a word of it,
+    ``it``, ``the object``, ``the instance``): ``len(self.A) == 0`` (``> 0`` negated) for the class's one
+    collection attribute ``A`` (None when it has none or several)."""
     if ctx.sig.kind != "method" or not ctx.sig.owner:
         return None
-    m = re.fullmatch(r"(?:the |this |it |its )?(\w+)?\s*(?:is|are) (not )?empty", phrase.strip().lower())
-    if not m:
+    low = phrase.strip().lower()
+    noun, negated = None, False
+    m = re.fullmatch(r"(?:the |this |it |its )?(\w+)?\s*(?:is|are) (not )?empty", low)
+    if m:  # "the shelf is (not) empty"
+        noun, negated = m.group(1) or "it", bool(m.group(2))
+    m = m or re.fullmatch(r"(?:an? |the |this )(non-)?empty (\w+)", low)
+    if m and noun is None:  # "an empty buffer"
+        noun, negated = m.group(2), bool(m.group(1))
+    m = m or re.fullmatch(r"(?:the |this |it |its )?(\w+)?\s*(?:holds|contains|has|stores) no \w+", low)
+    if m and noun is None:  # "the buffer holds no readings"
+        noun = m.group(1) or "it"
+    if noun is None:
         return None
-    noun = (m.group(1) or "it").lower()
-    if noun not in (ctx.sig.owner.lower(), "it", "object", "instance"):
+    owner_words = {w.lower() for w in re.findall(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])", ctx.sig.owner)}
+    if noun.lower() not in {ctx.sig.owner.lower(), "it", "object", "instance"} | owner_words:
         return None
     attrs = [n for n, t in ctx.sig.attrs if ctx.sig.kind_of("self." + n) in _COLLECTIONS]
     if len(attrs) != 1:
         return None
-    return f"len(self.{attrs[0]}) {'>' if m.group(2) else '=='} 0"
+    return f"len(self.{attrs[0]}) {'>' if negated else '=='} 0"
 
 
 _VERB = re.compile(r"\s(?:is|are|consists?|contains?|has|have)\s")
@@ -191,6 +203,44 @@ def written_expression(ctx: Context, text: str) -> str | None:
     if any(re.fullmatch(r"[A-Za-z_]\w*", t) and t not in names for t in tokens):
         return None
     return " ".join(text.split())
+
+
+_OPERAND = re.compile(r"[A-Za-z_]\w*|\d+|//|[+\-*%(),]")
+_OPERAND_CALLS = frozenset({"len", "max", "min", "abs"})
+
+
+def written_operand(ctx: Context, text: str) -> str | None:
+    """An operand the prose writes as code (``max(len(name), width)``): parameters, numbers, ``len``/``max``/
+    ``min``/``abs`` calls and arithmetic only, at least one parameter and one operator or call; as written."""
+    raw = text.strip().strip("`").strip()
+    tokens = _OPERAND.findall(raw)
+    if "".join(tokens) != re.sub(r"\s+", "", raw) or not any(t in _OPERAND_CALLS or t in "+-*%" or t == "//"
+                                                            for t in tokens):
+        return None
+    names = {n for n, _ in ctx.sig.params}
+    words = [t for t in tokens if re.fullmatch(r"[A-Za-z_]\w*", t)]
+    if not words or any(t not in names and t not in _OPERAND_CALLS for t in words) or not set(words) & names:
+        return None
+    if raw.count("(") != raw.count(")"):
+        return None
+    return " ".join(raw.split())
+
+
+def length_condition(ctx: Context, phrase: str) -> str | None:
+    """``X is (already) N characters or longer`` / ``at least N characters long`` / ``shorter than N items``
+    (``X`` a sized parameter): ``len(X) >= N`` and so on; None otherwise."""
+    low = phrase.strip().rstrip(".,;").lower()
+    m = re.fullmatch(r"(.+?) (?:is|are) (?:already )?(?:(\w+) (?:characters?|elements?|items?) (or longer|or more|or shorter|or "
+                     r"fewer|or less)|(at least|at most|shorter than|longer than|fewer than|more than) (\w+) (?:characters?|"
+                     r"elements?|items?)(?: long)?)", low)
+    if m:  # "name is already width characters or longer"
+        x = ctx.param(m.group(1), ("str", "list", "tuple", "dict", "set"))
+        n = ctx.operand(m.group(2) or m.group(5))
+        op = {"or longer": ">=", "or more": ">=", "or shorter": "<=", "or fewer": "<=", "or less": "<=",
+              "at least": ">=", "at most": "<=", "shorter than": "<", "longer than": ">", "fewer than": "<",
+              "more than": ">"}[m.group(3) or m.group(4)]
+        return f"len({x}) {op} {n}" if x and n else None
+    return None
 
 
 def _simple(ctx: Context, low: str) -> str | None:

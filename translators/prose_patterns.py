@@ -57,7 +57,7 @@ def _ears_when(s: str, ctx: Context) -> list[Clause] | None:
                      r"(?:return|raise|throw)s?\b.+)$", s.strip(), re.I)
     if not m:
         return None
-    cond = ctx.condition(re.sub(r"^(?:the (?:function|method)|it) is (?:called|invoked) with (?:an? |the )?", "",
+    cond = ctx.condition(re.sub(r"^(?:the (?:function|method)|it) is (?:called|invoked) (?:with (?:an? |the )?|on )", "",
                                 m.group(1), flags=re.I))
     resp = ctx.response(re.sub(r"\s*\bthen\b\s*", " ", m.group(2)))
     if not cond or not resp:
@@ -72,6 +72,14 @@ def _ears_when(s: str, ctx: Context) -> list[Clause] | None:
 def _return_if(s: str, ctx: Context) -> list[Clause] | None:
     m = re.match(r"^(?:the \w+ (?:shall|must|should|will) )?(?:it )?(?:should )?(?:returns?|outputs?)\s+"
                  r"(.+?)\s+(?:if|when|whenever|in case)\s+(.+?)\.?$", s.strip(), re.I)
+    f = re.match(r"^(?:the \w+ (?:shall|must|should|will) )?(?:it )?(?:returns?|outputs?)\s+(\S+)\s+for\s+(?:any|every|each|an?)\s+"
+                 r"([A-Za-z_]\w*)\s+(.+?)\.?$", s.strip(), re.I)
+    if not m and f and f.group(2) in [n for n, _ in ctx.sig.params]:  # "return low for any value below low"
+        v = ctx.value(f.group(1)) or (f.group(1) if f.group(1) in [n for n, _ in ctx.sig.params] else None)
+        cond = ctx.condition(f"{f.group(2)} is {f.group(3)}")
+        if v is None or cond is None:
+            return None
+        return [Clause("ensures", f"({cond}) ==> " + ("result is None" if v == "None" else f"result == {v}"))]
     if not m or re.search(r"\b(true|false)\b", m.group(1), re.I):
         return None
     v = ctx.value(m.group(1))
@@ -147,6 +155,11 @@ def _sorted(s: str, ctx: Context) -> list[Clause] | None:
     if re.search(r"\bfrom shortest to longest\b", low) and re.search(r"\breturns?\b", low) and \
             ctx.sig.result_kind in ("list", "any"):
         return [Clause("ensures", "forall i in range(len(result) - 1): len(result[i]) <= len(result[i + 1])")]
+    mono = re.search(r"^(?:the result|it|the output|the returned list|its elements) (?:never|does not|shall never|must never)"
+                     r" (decrease|increase)s?\b(?: from one (?:position|element|item|entry) to the next| along the list)?\.?$", low)
+    if mono and ctx.sig.result_kind in ("list", "tuple", "any"):
+        op = "<=" if mono.group(1) == "decrease" else ">="
+        return [Clause("ensures", f"forall i in range(len(result) - 1): result[i] {op} result[i + 1]")]
     if not (re.search(r"\bsort(ed)?\b", low) or re.search(_ORDER_WORDS, low)) or not _res_list(ctx) or ctx.sig.result_kind == "str":
         return None
     if re.search(r"\b(whether|if|check|is sorted|are sorted|can be|possible)\b.*\bsorted\b", low):
@@ -321,7 +334,7 @@ def _one_of_values(s: str, ctx: Context) -> list[Clause] | None:
 
 def _between(s: str, ctx: Context) -> list[Clause] | None:
     m = re.search(r"\b(?:returns?|result is)\s+(?:a |an |the )?(?:\w+ )?(?:number|integer|value|float)?\s*"
-                  r"(?:between|in the range(?: from)?|from)\s+(.+?)\s+(?:and|to)\s+(.+?)(?:\s+inclusive)?\.?$", s, re.I)
+                  r"(?:between|in the range(?: from)?|from)\s+(.+?)\s+(?:and|to)\s+(.+?)(?:,?\s+(?:both )?inclusive)?\.?$", s, re.I)
     if not m or ctx.sig.result_kind not in ("int", "float", "any"):
         return None
     lo, hi = ctx.operand(m.group(1)), ctx.operand(m.group(2))
@@ -331,7 +344,7 @@ def _between(s: str, ctx: Context) -> list[Clause] | None:
 def _precondition(s: str, ctx: Context) -> list[Clause] | None:
     st = s.strip()
     about_result = bool(re.match(r"^(?:if|when|whenever|unless)\b", st, re.I) or
-                        re.search(r"\b(?:return(?:s|ed)?|result)\b", st, re.I))
+                        re.search(r"\b(?:return(?:s|ed)?|result|raised?|raises|thrown|throws?)\b", st, re.I))
     m = re.match(r"^(?:you (?:may|can) )?assume(?:s)?(?: that)?\s+(.+?)\.?$", st, re.I) or (None if about_result else \
         re.match(r"^(?:the )?(?:input |given )?(.+?\s+(?:will be|is always|are always|is guaranteed to be)\s+.+?)\.?$",
                  st, re.I))  # "If ..., then the returned X will be ...": a statement about the result, not the input

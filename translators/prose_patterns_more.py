@@ -41,6 +41,8 @@ def _length_bound(s: str, ctx: Context) -> list[Clause] | None:
          or re.search(rf"\bwhose (?:length|size) is {q}\s+(.+?)(?:\s+{_SEQ_NOUN})?\.?$", s, re.I)
          or re.search(rf"^{_SUBJ}\s+(?:is|has|shall be|must be)\s+{q}\s+(.+?)\s+{_SEQ_NOUN}(?: long)?\.?$", s, re.I)
          or re.search(rf"\b(?:returns?|yields?|gives?)\s+{q}\s+(.+?)\s+{_SEQ_NOUN}\b", s, re.I)
+         or re.search(rf"\b(?:returns?|is|gives?|be)\s+(?:an? |the )?(?:\w+ )?(?:string|list|text|sequence|tuple)\s+{q}\s+"
+                      rf"(.+?)\s+{_SEQ_NOUN} long\b", s, re.I)
          or re.search(rf"^(?:the )?(?:length|size) of {_SUBJ} is {q}\s+(.+?)\.?$", s, re.I))
     if m:
         n = ctx.operand(m.group(2))
@@ -56,6 +58,14 @@ def _length_bound(s: str, ctx: Context) -> list[Clause] | None:
 
 
 def _prefix(s: str, ctx: Context) -> list[Clause] | None:
+    w = re.search(r"^(?:the result|the output|it|the returned \w+|the (?:\w+ )?(?:string|label|text|code|name|list))\s+"
+                  r"(?:always |shall |must |will |should )*(starts?|begins?|ends?) with (?:the (?:given |input )?)?(\w+)\.?$",
+                  s.strip(), re.I)
+    if w and ctx.sig.result_kind in ("str", "any") and w.group(2) in [n for n, _ in ctx.sig.params] and \
+            ctx.sig.kind_of(w.group(2)) in ("str", "any") and \
+            not set(re.findall(r"\w+", s[:w.start(1)])) & {n for n, _ in ctx.sig.params}:
+        meth = "startswith" if w.group(1).lower().startswith(("start", "begin")) else "endswith"
+        return [Clause("ensures", f"result.{meth}({w.group(2)})")]
     m = re.search(rf"(?:^{_SUBJ} is|\breturns?) (?:a|the) (prefix|suffix|substring|sub-string|start|beginning|end) of "
                   rf"(?:the )?(?:given |input )?(.+?)\.?$", s, re.I)
     if not m or ctx.sig.result_kind not in ("str", "list", "any"):

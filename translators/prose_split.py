@@ -63,7 +63,9 @@ class Sentence:
         given_id: the ID written in the text, if any.
         line: 1-based line of the input (or docstring) where it starts.
         heading: the section heading it sits under ("" for none).
-        block: the index of its paragraph, list item, table row or section entry (sentences of one block share it).
+        block: the index of its paragraph, list item or section entry (sentences of one block share it); the rows
+            of one table share one (negative) number, so a row that names no target takes the one an earlier row
+            of its table named.
         section: ``args``/``returns``/``raises``/``attributes`` for a docstring section entry, ``directive`` for
             the text of a reST directive (``.. versionadded:: 2.0``), else None.
         engine: the text the catalogue reads instead of ``text`` (a section entry rewritten), or None.
@@ -214,11 +216,11 @@ def _doctests(lines: list[str], funcs: Sequence[str]) -> tuple[list[ProseExample
 def sentence_spans(text: str) -> list[tuple[int, int]]:
     """The one sentence splitter of evalgap (authoring and requirement smells): spans ``(start, end)`` of the
     sentences of ``text`` (end exclusive, leading white space skipped). A sentence ends at ``. ! ?`` followed
-    by white space and a capital, a digit, a quote or a bracket, or at the end of the text; not after a
+    by white space and a capital, a digit, a quote, a bracket, a backtick or `*`, or at the end of the text; not after a
     common abbreviation (e.g., i.e., etc., vs., ...) nor inside a decimal number."""
     spans: list[tuple[int, int]] = []
     start = 0
-    for m in re.finditer(r"[.!?](?=\s+[\"'(\[A-Z0-9])|[.!?]$", text):
+    for m in re.finditer(r"[.!?](?=\s+[\"'(\[A-Z0-9`*])|[.!?]$", text):
         chunk = text[start:m.end()]
         if _ABBREV.search(chunk.rstrip()) or re.search(r"\d\.$", chunk) and m.end() < len(text) \
                 and text[m.end():m.end() + 1].isdigit():
@@ -285,8 +287,8 @@ def segment_text(text: str, func: str | Sequence[str] | None = None) -> tuple[li
                     headers.append(clean)
                 continue
             sentences.append(Sentence(clean, given if j == 0 and len(parts) == 1 else
-                                      (f"{given}.{j + 1}" if given else None), blk.line, blk.heading, b_no,
-                                      directive))
+                                      (f"{given}.{j + 1}" if given else None), blk.line, blk.heading,
+                                      -blk.table if blk.table else b_no, directive))
     return sentences, examples, headers
 
 

@@ -11,7 +11,8 @@ import re
 from dataclasses import dataclass
 
 from evalgap.translators.prose_conditions import (compound_condition, joined_condition, library_condition,
-                                                  object_condition, written_expression)
+                                                  length_condition, object_condition, written_expression,
+                                                  written_operand)
 
 __all__ = ["Signature", "Clause", "Context", "base_kind"]
 
@@ -94,6 +95,12 @@ class Clause:
     text: str
 
 
+#: Words an operand's noun phrase may hold beside the parameter's name ("the given number n").
+_OPERAND_FILLER = frozenset({"the", "a", "an", "given", "input", "number", "integer", "value", "parameter", "argument",
+                             "its", "current", "int", "float", "positive", "non", "negative", "whole", "real", "count",
+                             "amount", "specified", "provided", "passed", "in", "of"})
+
+
 class Context:
     """Binds noun phrases of a sentence to the parameters of :class:`Signature`."""
 
@@ -136,6 +143,9 @@ class Context:
         raw = phrase.strip().strip(".,;`'\"")
         if raw in [n for n, _ in self.sig.params]:
             return raw
+        written = written_operand(self, raw)
+        if written:
+            return written
         if re.fullmatch(r"(?:the )?(?:current )?(\w+)", raw.lower()) and raw.split()[-1] in [n for n, _ in self.sig.attrs]:
             return "self." + raw.split()[-1]
         p = re.sub(r"^(the|a|an)\s+", "", raw.lower())
@@ -147,6 +157,9 @@ class Context:
         if m:
             x = self.param(m.group(1), ("list", "str", "dict", "tuple", "set"))
             return f"len({x})" if x else None
+        words = re.findall(r"[A-Za-z_]\w*", raw)
+        if len([w for w in words if w.lower() not in _OPERAND_FILLER]) > 1:
+            return None  # a clause, not a noun phrase: "ValueError is raised if r" names no operand
         return self.param(phrase, ("int", "float"))
 
     @staticmethod
@@ -216,8 +229,8 @@ class Context:
         are P``, ``X contains Y``; None when not understood."""
         p = phrase.strip().rstrip(".,;").strip()
         p = re.sub(r"^(that|the case that)\s+", "", p, flags=re.I)
-        lib = written_expression(self, p.strip("`")) or library_condition(self, p) or object_condition(self, p) or \
-            joined_condition(self, p.lower())
+        lib = written_expression(self, p.strip("`")) or length_condition(self, p) or library_condition(self, p) or \
+            object_condition(self, p) or joined_condition(self, p.lower())
         if lib:
             return lib
         low = p.lower()
