@@ -252,3 +252,16 @@ def test_table_rows_take_the_target_an_earlier_row_named(tmp_path: Path) -> None
     f_block = text.split("function f(", 1)[1].split("function g(", 1)[0]
     assert "C-2" in f_block and "ensures result >= 0" in f_block
     assert "The sentence after it." in text.split("function f(", 1)[0]  # a paragraph does not inherit from a table
+
+
+def test_weak_spec_note_says_when_queries_timed_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    from evalgap.verifier.authoring import author
+
+    from evalgap.translators.from_prose import draft_spec, load_units, render_req
+
+    dev = Path(__file__).parent / "fixtures" / "authoring" / "dev"
+    text = render_req(draft_spec(load_units(dev / "requirements.md", dev / "ledger.py"), name="dev"))
+    # Z3's smallest timeout: the string queries of this draft give up (two of them do even at 0.5 s)
+    monkeypatch.setattr(author, "WEAK_SPEC_TIMEOUT_S", 0.001)
+    notes = author.weak_spec_notes(text)
+    assert len(notes) == 1 and "timed out" in notes[0] and "no obviously wrong" not in notes[0], notes

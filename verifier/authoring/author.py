@@ -193,6 +193,9 @@ def validate_draft(draft: Draft, reference: Path | None = None) -> tuple[Draft, 
 #: The largest draft (formal requirements) whose weak-spec witnesses ``author`` looks for: the Z3 queries
 #: grow with the square of the requirements of a function (docs/authoring.md).
 WEAK_SPEC_MAX_REQUIREMENTS = 40
+#: Solver time per query of the draft's weak-spec check (seconds): a witness is advice, and at 2 s a
+#: 25-requirement draft spent 11 s in queries that timed out anyway (``evalgap analyze`` uses its own, longer).
+WEAK_SPEC_TIMEOUT_S = 0.5
 _TOO_MANY = ("weak-spec witness check: not run ({} formal requirements, more than " + str(WEAK_SPEC_MAX_REQUIREMENTS)
              + "); run `evalgap analyze` on the draft")
 
@@ -215,10 +218,16 @@ def weak_spec_notes(req_text: str) -> list[str]:
         formal = sum(1 for r, _ in spec.all_requirements() if r.clauses and r.informal is None)
         if formal > WEAK_SPEC_MAX_REQUIREMENTS:  # the analysis grows faster than linearly: keep author linear
             return [_TOO_MANY.format(formal)]
-        report = analyze_spec(spec, timeout_s=2.0)
+        report = analyze_spec(spec, timeout_s=WEAK_SPEC_TIMEOUT_S)
     except (SpecError, ValueError) as exc:
         return [f"weak-spec witness check: not run ({str(exc).splitlines()[0]})"]
     witnesses = [f for f in report.findings if f.kind == "witness"]
+    timed_out = sum(1 for f in report.findings if f.kind == "unknown" and f.message.startswith("weak-spec query")
+                    and "timeout" in f.message)
+    if not witnesses and timed_out:
+        return [f"weak-spec witness check: no witness found, but {timed_out} weak-spec "
+                f"{'query' if timed_out == 1 else 'queries'} timed out ({WEAK_SPEC_TIMEOUT_S:g} s each); run "
+                "`evalgap analyze` on the draft for the full check"]
     if not witnesses:
         return ["weak-spec witness check: no obviously wrong behaviour admitted (within the Z3 fragment)"]
     return [f"weak-spec witness: {f.message}" for f in witnesses]
