@@ -265,3 +265,38 @@ def test_weak_spec_note_says_when_queries_timed_out(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(author, "WEAK_SPEC_TIMEOUT_S", 0.001)
     notes = author.weak_spec_notes(text)
     assert len(notes) == 1 and "timed out" in notes[0] and "no obviously wrong" not in notes[0], notes
+
+
+def test_third_round_conditions_and_argument_ranges() -> None:
+    ports = Context(Signature("collapse_ports", (("ports", "list[int]"),), "list[tuple[int, int]]"))
+    assert ports.condition("any port is below 0 or above 65535") == \
+        "(exists x in ports: x < 0) or (exists x in ports: x > 65535)"
+    assert ports.condition("any port is negative") == "exists x in ports: x < 0"
+    assert ports.condition("any dog is negative") is None  # no collection parameter named so
+    init = Signature("__init__", (("low", "int"), ("high", "int")), None, "PortPool", "method", ())
+    assert _clauses("Argument high: The last port; must be at least low and at most 65535.", init) == [
+        "requires high >= low", "requires high <= 65535"]
+    assert _clauses("Argument low: The first port; must be between 0 and 65535.", init) == [
+        "requires low >= 0", "requires low <= 65535"]
+
+
+def test_exceptions_the_prose_names_without_a_condition_are_allowed(tmp_path: Path) -> None:
+    from evalgap.translators.from_prose import draft_spec, load_units, render_req
+    from evalgap.translators.prose_draft import lint_text
+
+    (tmp_path / "m.py").write_text(
+        "class BadInput(Exception):\n    pass\n\n"
+        "def parse(text: str) -> int:\n    if not text.isdigit():\n        raise ValueError(text)\n"
+        "    return int(text)\n\n"
+        "def size(xs: list[int]) -> int:\n    return len(xs)\n")
+    (tmp_path / "r.md").write_text(
+        "## `parse`\n\n- The result of `parse` is never negative.\n"
+        "- It raises `ValueError` when the text is not a well-formed number.\n- It raises BadInput for odd input.\n\n"
+        "## `size`\n\n- The result of `size` is never negative.\n- `size` never raises KeyError.\n")
+    text = render_req(draft_spec(load_units(tmp_path / "r.md", tmp_path / "m.py"), name="t"))
+    assert lint_text(text) is None, text
+    parse_block = text.split("function parse(", 1)[1].split("function size(", 1)[0]
+    # ValueError's condition is not formalized, so the call may raise it without refuting the other
+    # requirements; BadInput is no built-in (its name may not resolve): not listed
+    assert parse_block.count("may raise ValueError") == 1 and "BadInput," not in parse_block
+    assert "may raise" not in text.split("function size(", 1)[1]  # "never raises KeyError" allows nothing

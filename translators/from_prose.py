@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import inspect
+import builtins
 import re
 from dataclasses import replace
 from pathlib import Path
@@ -340,6 +341,7 @@ def draft_spec(units: Sequence[ProseUnit], engine: Engine = pattern_engine, name
             (init_reqs if sig is not unit.sig else reqs).append(
                 DraftRequirement(next_id(s.given_id), s.text, tuple(keep), None if keep else informal, None,
                                  tuple(rejected), s.line))
+        reqs, init_reqs = _allow_documented(reqs), _allow_documented(init_reqs)
         if unit.sig.kind == "method":
             reqs = _guard_method(reqs)
         header = re.sub(r"\W+$", "", unit.headers[0]) + ": " if unit.headers else ""
@@ -350,6 +352,38 @@ def draft_spec(units: Sequence[ProseUnit], engine: Engine = pattern_engine, name
         funcs.append((unit.sig, tuple(reqs)))
     return Draft(name, title or f"Drafted from prose: {', '.join(u.sig.qualname for u in units if u.sig.name)}", target,
                  tuple(funcs), tuple(notes))
+
+
+_EXC_NAME = re.compile(r"\b([A-Z][A-Za-z0-9_]*(?:Error|Exception))\b")
+_BUILTIN_EXC = frozenset(n for n, v in vars(builtins).items() if isinstance(v, type) and issubclass(v, Exception))
+
+
+def _allow_documented(reqs: list[DraftRequirement]) -> list[DraftRequirement]:
+    """``may raise E, ...`` added to a target's ``ensures`` requirements for each built-in exception its prose
+    names in a sentence that did not become a ``raises E when ...`` clause ("raises ValueError if the
+    seconds field is not exactly two digits", left informal): the document says the call raises E on
+    inputs the draft cannot describe, and without the allowance every such input would refute the target's
+    other requirements (on four documents written without the rules, four of the 15 requirements refuted on
+    correct code were refuted so). A sentence that negates ("never raises KeyError") allows nothing; custom
+    exception classes are left out (their names may not resolve); a requirement that already lists the
+    exception in a ``raises`` clause keeps its own reading."""
+    named: list[str] = []
+    for r in reqs:
+        if r.example is not None or any(c.kind == "raises" for _, c in r.clauses):
+            continue
+        for m in _EXC_NAME.finditer(r.prose):
+            if m.group(1) in _BUILTIN_EXC and not re.search(r"\b(?:never|not|no|without)\b|n't\b",
+                                                             r.prose[:m.start()], re.I):
+                named.append(m.group(1))
+    allowed = list(dict.fromkeys(named))
+    if not allowed:
+        return reqs
+    out = []
+    for r in reqs:
+        if any(c.kind == "ensures" for _, c in r.clauses) and not any(c.kind == "raises" for _, c in r.clauses):
+            r = replace(r, clauses=r.clauses + (("may-raise", Clause("may raise", ", ".join(allowed))),))
+        out.append(r)
+    return out
 
 
 def _constructor(sig: Signature) -> Signature | None:

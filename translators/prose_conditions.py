@@ -243,15 +243,24 @@ def length_condition(ctx: Context, phrase: str) -> str | None:
     return None
 
 
+def _collection_by_singular(ctx: Context, noun: str) -> str | None:
+    """The one list/tuple/set parameter whose name is ``noun``'s plural (``port`` -> ``ports``), or None."""
+    found = [n for n, _ in ctx.sig.params if ctx.sig.kind_of(n) in ("list", "tuple", "set")
+             and n in (noun + "s", noun + "es", noun[:-1] + "ies" if noun.endswith("y") else "")]
+    return found[0] if len(found) == 1 else None
+
+
 def _simple(ctx: Context, low: str) -> str | None:
     m = re.fullmatch(r"(.+?) (?:consists?|is made) (?:only|entirely|solely) of (?:white ?space|spaces)(?: characters)?|"
                      r"(.+?) (?:is|are) (?:blank|whitespace-only|all whitespace)", low)
     if m:
         x = ctx.param(m.group(1) or m.group(2), ("str",))
         return f'{x}.strip() == ""' if x else None
-    m = re.fullmatch(r"(?:any|some) (?:element|item|value|entry|member|one)s? (?:of|in) (.+?) (?:is|are) (.+)", low)
+    m = re.fullmatch(r"(?:any|some) (?:element|item|value|entry|member|one)s? (?:of|in) (.+?) (?:is|are) (.+)", low) or \
+        re.fullmatch(r"(?:any|some) (\w+) (?:is|are) (.+)", low)
     if m:
-        xs = ctx.param(m.group(1), ("list", "tuple", "set"))
+        xs = ctx.param(m.group(1), ("list", "tuple", "set")) if " " in m.group(1) or m.re.pattern.count("(?:of|in)") \
+            else _collection_by_singular(ctx, m.group(1))
         inner = _simple(_element_context(ctx), "x " + ("is " if not m.group(2).startswith("is ") else "") + m.group(2)) \
             if xs else None
         return f"exists x in {xs}: {inner}" if xs and inner else None

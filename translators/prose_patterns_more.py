@@ -269,6 +269,13 @@ def _arg_entry(s: str, ctx: Context) -> list[Clause] | None:
         if ctx.sig.kind_of(x) in ("list", "str", "dict", "tuple", "set"):
             return [Clause("requires", f"len({x}) > 0")]
     if ctx.sig.kind_of(x) in ("int", "float"):
+        r = re.search(r"\b(?:must|should|shall) be at least (.+?) and at most (.+?)(?:[;,.]|$)", desc) or \
+            re.search(r"\b(?:must|should|shall) (?:be|lie) (?:between|from|in the range(?: from)?) (.+?) (?:and|to) (.+?)"
+                      r"(?:,? inclusive)?(?:[;,.]|$)", desc)
+        if r:
+            lo, hi = ctx.operand(r.group(1)), ctx.operand(r.group(2))
+            if lo and hi and x not in (lo, hi):
+                return [Clause("requires", f"{x} >= {lo}"), Clause("requires", f"{x} <= {hi}")]
         m = re.search(r"\b(?:must|should|shall) (?:be (?:at least|no less than|not (?:be )?(?:smaller|less) than)|"
                       r"not be (?:smaller|less) than) (.+?)(?:[;,.]|$)", desc) \
             or re.search(r"\b(?:must|should|shall) be (zero) or (?:more|greater)\b", desc) \

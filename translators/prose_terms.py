@@ -263,7 +263,7 @@ class Context:
         if m:
             x = self.operand(m.group(1))
             if not x:
-                return None
+                return compound_condition(self, p)  # "any port is negative"
             if m.group(2):
                 neg = {"positive": f"{x} <= 0", "negative": f"{x} >= 0", "non-negative": f"{x} < 0",
                        "zero": f"{x} != 0", "even": f"{x} % 2 == 1", "odd": f"{x} % 2 == 0"}
