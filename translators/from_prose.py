@@ -213,6 +213,9 @@ def load_units(input_path: Path, target: Path | None = None, function: str | Non
     if target is None:
         sig = Signature(function or "f", (), None)
         sentences, examples, headers = segment_text(source, function)
+        if not sentences and not examples:
+            raise ProseInputError(f"{input_path}: no requirement sentence in the prose (only headings, table rules "
+                                  "or markup): there is nothing to draft from")
         return [ProseUnit(sig, tuple(sentences), tuple(examples), tuple(headers), _prefix(input_path.stem))]
     path = target_file(target)
     try:
@@ -227,6 +230,9 @@ def load_units(input_path: Path, target: Path | None = None, function: str | Non
     nodes = _nodes(tree)
     funcs = [t.name for t in targets.targets if t.kind == "function"]
     sentences, all_examples, headers = segment_text(source, funcs)
+    if not sentences and not all_examples:
+        raise ProseInputError(f"{input_path}: no requirement sentence in the prose (only headings, table rules or "
+                              "markup): there is nothing to draft from")
     by_target, ambiguous = _assign(sentences, targets)
     units: list[ProseUnit] = []
     prefix = _prefix(input_path.stem)
@@ -254,8 +260,17 @@ def _unmatched_category(sentence: str) -> tuple[str, str]:
     return "omission", "no catalogue pattern matched this phrasing (pattern engine)"
 
 
+#: The longest sentence (characters) the pattern catalogue reads.
+MAX_RULE_SENTENCE = 1000
+
+
 def pattern_engine(sentence: str, sig: Signature, examples: Sequence[ProseExample] = ()) -> Proposal:
-    """The offline, deterministic engine: the catalogue of :mod:`prose_patterns` bound to ``sig``."""
+    """The offline, deterministic engine: the catalogue of :mod:`prose_patterns` bound to ``sig``. A sentence
+    longer than :data:`MAX_RULE_SENTENCE` characters is not read (the rules' patterns take time in the square
+    of a sentence's length: a 72 KB sentence took 7 s); it stays informal, saying so."""
+    if len(sentence) > MAX_RULE_SENTENCE:
+        return Proposal(informal=("omission", f"longer than {MAX_RULE_SENTENCE} characters: not read by the pattern "
+                                              "catalogue (split it into sentences)"))
     found = match_rules(sentence, Context(sig))
     if found:
         return Proposal(tuple(found))

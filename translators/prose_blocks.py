@@ -153,7 +153,8 @@ def split_blocks(lines: list[str]) -> list[Block]:
             flush()
             blocks.append(Block(n, line.strip(), None, heading))
             continue
-        if line.strip().startswith("|") and line.strip().endswith("|") and len(_cells(line)) >= 2:
+        if line.strip().startswith("|") and line.strip().endswith("|") and len(line.strip()) > 1 and \
+                (len(_cells(line)) >= 2 or table_cols is not None):  # a short row inside a table is still a row
             flush()
             cells = _cells(line)
             if all(re.fullmatch(r":?-{2,}:?", c) for c in cells if c):

@@ -184,7 +184,7 @@ def _char_class(s: str, ctx: Context) -> list[Clause] | None:
 def _case_conversion(s: str, ctx: Context) -> list[Clause] | None:
     if ctx.sig.result_kind not in ("str", "any"):
         return None
-    m = re.search(r"^(?:returns? (?:the )?(?:given )?(?:string|text)|converts? (?:the )?(?:given )?(?:string |text )?"
+    m = re.search(r"^(?:(?:the function )?returns? (?:the )?(?:given )?(?:string|text)\s+|converts? (?:the )?(?:given )?(?:string |text )?"
                   r"(?:\w+ )?)(?:converted )?(?:in)?to (lower|upper)[- ]?case(?: (?:text|string|letters))?\b", s, re.I)
     if m and not re.search(r"\b(first|last|initial|each|every)\b", s, re.I):
         return [Clause("ensures", f"result == result.{m.group(1).lower()}()")]

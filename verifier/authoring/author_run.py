@@ -12,7 +12,7 @@ from typing import Callable
 
 from evalgap.specs_lang.ast import INFORMAL_CATEGORIES
 from evalgap.translators.from_prose import (Draft, DraftRequirement, Engine, draft_spec, lint_clause, lint_text,
-                                            load_units, pattern_engine, render_req, target_file,
+                                            ProseInputError, load_units, pattern_engine, render_req, target_file,
                                             with_requirement)
 from evalgap.translators.prose_terms import Clause, Signature
 from evalgap.verifier.authoring.author import AuthorSummary, render_summary, summarize, validate_draft
@@ -110,6 +110,31 @@ def _target_path(opts: AuthorOptions) -> Path | None:
     return opts.input_path if opts.input_path.suffix == ".py" else None
 
 
+def _refuse_overwriting_sources(opts: AuthorOptions) -> None:
+    """``-o`` naming the prose or the target module (or a link to either) would replace what the draft is
+    read from: refused before anything is read or written.
+
+    Raises:
+        ProseInputError: the output is the input or the target file."""
+    out = opts.output
+    if out is None or not out.exists():
+        return
+    sources = [("the prose input", opts.input_path)]
+    if opts.target is not None:
+        try:
+            sources.append(("the --target module", target_file(opts.target)))
+        except ProseInputError:
+            pass  # reported by load_units, with its own message
+    for what, src in sources:
+        try:
+            same = src.exists() and os.path.samefile(out, src)
+        except OSError:
+            same = False
+        if same:
+            raise ProseInputError(f"{out}: -o names {what} ({src}); writing the draft there would replace it. "
+                                  "Give another output file")
+
+
 def _target_line(opts: AuthorOptions) -> str | None:
     tgt = _target_path(opts)
     if tgt is None:
@@ -157,6 +182,7 @@ def run_author(opts: AuthorOptions, engine: Engine = pattern_engine, engine_note
         ProseInputError: the input cannot be read or bound to a function.
         VerifierError: the final text does not lint (a bug in the drafting; reported, never written).
     """
+    _refuse_overwriting_sources(opts)
     units = load_units(opts.input_path, opts.target, opts.function)
     name = opts.name or re.sub(r"\W", "_", opts.input_path.stem) or "drafted"
     notes = [f"Drafted by `evalgap author` from {opts.input_path.name} ({engine_note}); review before use."]
