@@ -38,13 +38,32 @@ def _assert_matches_manifest(folder: Path, impl: str, rep: dict[str, Any]) -> No
         assert (got or "precondition") in expected[rid], f"{folder.name}/{impl}: {rid} is {got}"
 
 
+def _ran_out_of_budget(why: dict[str, list[tuple[str, str, str]]], ids: tuple[str, ...]) -> bool:
+    """True if some requirement in ``ids`` is unrefuted with an engine that ran out of its budget."""
+    for rid in ids:
+        rows = why[rid]
+        refuted = any(verdict == "refuted" for _, verdict, _ in rows)
+        exhausted = any(
+            verdict == "unknown" and reason.startswith(("budget exhausted", "timeout")) for _, verdict, reason in rows
+        )
+        if exhausted and not refuted:
+            return True
+    return False
+
+
 def test_kvstore_agent_is_refuted_with_counterexample() -> None:
     folder = CASES / "kvstore"
     # budget 4, not 2: on a CI machine shared by several jobs, a 2 s budget once left KV-1 or KV-3 unknown
     code, rep = _check(folder, "--budget", "4")
-    assert code == 1
     v = _verdicts(rep)
     why = {r["id"]: [(e["engine"], e["verdict"], e["reason"]) for e in r["verdicts"]] for r in rep["requirements"]}
+    if _ran_out_of_budget(why, ("KV-1", "KV-3")):
+        # Under heavy load (CI running two test workers beside two engine workers) even 4 s can run out; an
+        # `unknown` that says so is an honest verdict, not a wrong one. Only then, once, with room to finish:
+        code, rep = _check(folder, "--budget", "12", "-j", "1")
+        v = _verdicts(rep)
+        why = {r["id"]: [(e["engine"], e["verdict"], e["reason"]) for e in r["verdicts"]] for r in rep["requirements"]}
+    assert code == 1
     assert v["KV-1"] == "refuted", why["KV-1"]
     assert v["KV-3"] == "refuted", why["KV-3"]
     assert v["KV-5"] == v["KV-6"] == "not-formalized"
