@@ -148,11 +148,17 @@ class ModuleTargets:
         """The functions and methods (not classes) with a parameter ``name``, in source order."""
         return self._tables[2].get(name, [])
 
+    def named_by_words(self, words: frozenset[str]) -> list[Signature]:
+        """The functions and classes whose name's stemmed words (:func:`_stem_words`) are ``words``."""
+        return self._tables[3].get(words, [])
+
     @functools.cached_property
-    def _tables(self) -> tuple[dict[str, Signature], dict[str, list[Signature]], dict[str, list[Signature]]]:
+    def _tables(self) -> tuple[dict[str, Signature], dict[str, list[Signature]], dict[str, list[Signature]],
+                               dict[frozenset[str], list[Signature]]]:
         by_name: dict[str, Signature] = {}
         methods: dict[str, list[Signature]] = {}
         params: dict[str, list[Signature]] = {}
+        words: dict[frozenset[str], list[Signature]] = {}
         for s in self.targets:
             by_name[s.qualname] = s
             if s.kind == "method":
@@ -160,7 +166,9 @@ class ModuleTargets:
             if s.kind != "class":
                 for n in dict.fromkeys(n for n, _ in s.params):
                     params.setdefault(n, []).append(s)
-        return by_name, methods, params
+            if s.kind in ("function", "class"):
+                words.setdefault(_stem_words(s.name), []).append(s)
+        return by_name, methods, params, words
 
 
 #: How deep re-exports are followed (a package's ``__init__`` importing from a module that imports from
@@ -368,7 +376,7 @@ def by_heading_words(heading: str, targets: ModuleTargets) -> Signature | None:
     words = _stem_words(heading)
     if not words:
         return None
-    found = [t for t in targets.targets if t.kind in ("function", "class") and _stem_words(t.name) == words]
+    found = targets.named_by_words(words)
     return found[0] if len(found) == 1 else None
 
 
