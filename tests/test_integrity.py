@@ -340,3 +340,36 @@ def test_check_exits_1_for_a_gaming_finding(tmp_path: Path) -> None:
     # the progress line shows the report's verdict, never the engines' `verified` before the scan
     [done] = [e for e in events if type(e).__name__ == "RequirementFinished"]
     assert done.result.verdict is Verdict.UNKNOWN  # type: ignore[attr-defined]
+
+
+# ------------------------------------------------------------------------------------------- typing names
+_COUNTER_SPEC = """\
+spec s
+  target: {target}
+
+class Counter
+  method inc() -> int
+  requirement C-1 "inc returns a positive count"
+    scenario ():
+      c = Counter()
+      expect c.inc() > 0
+"""
+
+
+@pytest.mark.parametrize("step, expected", [(1, Verdict.VERIFIED), (-1, Verdict.REFUTED)])
+def test_a_target_class_named_like_a_typing_name_is_not_tampering(tmp_path: Path, step: int,
+                                                                 expected: Verdict) -> None:
+    """The harness imports typing's `Counter` for annotations and then binds the target's own class `Counter`:
+    that rebinding is the harness's, not a tamper sign (before: every requirement `unknown (tampered)`)."""
+    target = f"""\
+    class Counter:
+        def __init__(self) -> None:
+            self.n = 0
+
+        def inc(self) -> int:
+            self.n += {step}
+            return self.n
+    """
+    [res] = run_check(write_case(tmp_path, target, _COUNTER_SPEC), budget_s=3.0)
+    assert res.verdict is expected, res.verdicts
+    assert not any("tampered" in v.reason for v in res.verdicts)
