@@ -229,8 +229,9 @@ def structure_diagnostics(spec: A.Spec) -> list[Diagnostic]:
                                       f"`{kw}` needs an enclosing `function` or `method` block",
                                       "put the requirement under `function NAME(params) -> type`, or use a "
                                       "scenario"))
-            if isinstance(clause, A.Requires):
-                for n in iter_names(clause.expr):
+            if isinstance(clause, A.Requires) and not (isinstance(owner, (A.FunctionDecl, A.MethodDecl))
+                                                       and any(p.name == "result" for p in owner.params)):
+                for n in iter_names(clause.expr):  # (a parameter named `result` is what a precondition reads)
                     if n.id == "result":
                         out.append(Diagnostic(RESULT_OUTSIDE_POST, n.span, "`result` in a precondition",
                                               "the result exists only after the call: use `ensures`"))

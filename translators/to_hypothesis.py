@@ -176,11 +176,14 @@ def _pooled(strategy: str, key: str) -> str:
 
 
 def _method_param(spec: A.Spec, name: str) -> A.TypeRef | None:
+    from evalgap.translators.reserved_params import renaming
+
     step_rest = name.split("_", 1)[1]
     for c in spec.classes:
         for m in c.methods:
+            renamed = renaming(p.name for p in m.params)
             for p in m.params:
-                if step_rest == f"{m.name}_{p.name}":
+                if step_rest == f"{m.name}_{renamed.get(p.name, p.name)}":
                     return p.type
     return None
 
@@ -213,20 +216,26 @@ def _param_types(spec: A.Spec, req: A.Requirement, owner: object) -> dict[str, A
     """Declared type of every named parameter a check function of ``req`` can have: scenario and function
     parameters, a method's parameters, the class constructor's as ``init_<name>`` and, for invariants, each
     method's as ``s<step>_<method>_<name>`` (see :mod:`evalgap.translators.icontract_state`)."""
+    from evalgap.translators.reserved_params import renaming
+
+    def declared(params: tuple[A.Param, ...]) -> dict[str, A.TypeRef]:
+        renamed = renaming(p.name for p in params)  # the harness's name of a parameter named `result`
+        return {renamed.get(p.name, p.name): p.type for p in params}
+
     types: dict[str, A.TypeRef] = {}
     for c in req.clauses:
         if isinstance(c, A.Scenario):
             types.update({p.name: p.type for p in c.params})
     if isinstance(owner, A.FunctionDecl):
-        types.update({p.name: p.type for p in owner.params})
+        types.update(declared(owner.params))
     cls = owner if isinstance(owner, A.ClassDecl) else next(
         (c for c in spec.classes if isinstance(owner, A.MethodDecl) and owner in c.methods), None)
     if isinstance(owner, A.MethodDecl):
-        types.update({p.name: p.type for p in owner.params})
+        types.update(declared(owner.params))
     if cls is not None:
         for m in cls.methods:
             if m.name == "__init__":
-                types.update({f"init_{p.name}": p.type for p in m.params})
+                types.update({f"init_{k}": t for k, t in declared(m.params).items()})
     return types
 
 

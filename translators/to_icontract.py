@@ -387,7 +387,9 @@ def build_harness(spec: A.Spec, target_module: str, harness_module: str = "evalg
     from evalgap.translators.callables import CALLABLE_RUNTIME
     from evalgap.translators.icontract_model import MODEL_RUNTIME, uses_models
     from evalgap.translators.icontract_state import STUB_RUNTIME
+    from evalgap.translators.reserved_params import rename_reserved_params
 
+    spec = rename_reserved_params(spec)  # a parameter named `result` or `OLD` (icontract reserves both)
     body = Writer(helper_names(spec), {f.name for f in spec.functions} | {c.name for c in spec.classes})
     try:
         helpers = _helpers(spec, body)
