@@ -64,6 +64,20 @@ def test_split_keeps_ids_generates_stable_ones_and_extracts_examples() -> None:
     assert segment_text(PROSE, "sort_it")[0] == sentences  # deterministic
 
 
+def test_an_id_the_prose_gives_later_is_not_taken_by_a_generated_one(tmp_path: Path) -> None:
+    prose = tmp_path / "ids.md"
+    prose.write_text("# total\n\n- `total(xs)` shall never be negative.\n"
+                     "- IDS-1: `total(xs)` shall return 0 when `xs` is empty.\n", encoding="utf-8")
+    (tmp_path / "tot.py").write_text("def total(xs: list[int]) -> int:\n    return sum(abs(x) for x in xs)\n",
+                                     encoding="utf-8")
+    res = CliRunner().invoke(cli, ["author", str(prose), "--target", str(tmp_path / "tot.py"),
+                                   "-o", str(tmp_path / "ids.req")])
+    assert res.exit_code == 0, res.output
+    ids = re.findall(r'requirement (\S+) "(.*?)"', (tmp_path / "ids.req").read_text(encoding="utf-8"))
+    assert ids == [("IDS-2", "`total(xs)` shall never be negative."),
+                   ("IDS-1", "`total(xs)` shall return 0 when `xs` is empty.")]
+
+
 @pytest.mark.parametrize("rule", CATALOGUE, ids=lambda r: r.name)
 def test_catalogue_examples_produce_their_documented_clause(rule: object) -> None:
     sentence, sig_text, clause = rule.example  # type: ignore[attr-defined]

@@ -65,6 +65,12 @@ def test_markdown_table_keeps_the_id_column_and_drops_other_columns() -> None:
     assert [(b.given_id, b.text) for b in blocks] == [("T-1", "Returns at most n items.")]
 
 
+def test_an_escaped_pipe_stays_inside_its_cell() -> None:
+    rows = ["| ID | Statement | Owner |", "|---|---|---|", r"| T-2 | Returns `a \| b` for flags a and b. | ana |"]
+    blocks = split_blocks(rows)
+    assert [(b.given_id, b.text) for b in blocks] == [("T-2", "Returns `a | b` for flags a and b.")]
+
+
 @pytest.mark.parametrize("lines", [
     ["Args:", "    n (int): How many; must be positive.", "Returns:", "    int: The count.", "Raises:",
      "    ValueError: If n is negative."],

@@ -323,6 +323,8 @@ def draft_spec(units: Sequence[ProseUnit], engine: Engine = pattern_engine, name
                                   for _, c in p.clauses))
     verdict = dict(zip(distinct, lint_pairs(distinct, signatures)))
     counters: dict[str, int] = {}  # per prefix: the units of one target share it (no rescan from 1 per unit)
+    # the IDs the prose gives are kept even when a generated one would come first (`REQ-1` of a later row)
+    given_ids = {g for unit in units for s in unit.sentences if (g := spec_id(s.given_id, unit.prefix))}
     for unit, props, sigs in zip(units, proposals, about):
         reqs: list[DraftRequirement] = []
         init_reqs: list[DraftRequirement] = []
@@ -336,7 +338,7 @@ def draft_spec(units: Sequence[ProseUnit], engine: Engine = pattern_engine, name
             while True:
                 n += 1
                 cand = f"{unit.prefix}-{n}"
-                if cand not in used:
+                if cand not in used and cand not in given_ids:
                     used.add(cand)
                     counters[unit.prefix] = n
                     return cand

@@ -58,7 +58,11 @@ def _indent(line: str) -> int:
 
 
 def _cells(line: str) -> list[str]:
-    return [c.strip() for c in line.strip().strip("|").split("|")]
+    """The cells of a table row; ``\\|`` is a literal ``|`` inside a cell (GitHub-flavoured Markdown)."""
+    row = line.strip()
+    row = row[1:] if row.startswith("|") else row
+    row = row[:-1] if row.endswith("|") and not row.endswith("\\|") else row
+    return [c.strip().replace("\\|", "|") for c in re.split(r"(?<!\\)\|", row)]
 
 
 def _entry(section: str, head: str, desc: str) -> tuple[str, str | None]:
