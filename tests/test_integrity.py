@@ -373,3 +373,24 @@ def test_a_target_class_named_like_a_typing_name_is_not_tampering(tmp_path: Path
     [res] = run_check(write_case(tmp_path, target, _COUNTER_SPEC), budget_s=3.0)
     assert res.verdict is expected, res.verdicts
     assert not any("tampered" in v.reason for v in res.verdicts)
+
+
+def test_a_target_redefining_a_typing_name_the_spec_reads_as_a_type_is_tampering(tmp_path: Path) -> None:
+    """A hostile target that defines `List` so that the spec's `xs: List[int]` draws only booleans (where its
+    wrong `f` happens to pass) is caught: only a class the spec declares may replace a typing name."""
+    target = """\
+    class _Narrow:
+        def __getitem__(self, item):
+            return bool
+
+    List = _Narrow()
+
+    def f(xs):
+        return 1 if xs in (True, False) else -1
+    """
+    spec = "spec s\n  target: {target}\n\nfunction f(xs: List[int]) -> int\n" \
+           "  requirement F-1 \"f is positive\"\n    ensures result > 0\n"
+    [res] = run_check(write_case(tmp_path, target, spec), budget_s=2.0)
+    assert res.verdict is Verdict.UNKNOWN, res.verdicts
+    assert all(v.reason.startswith("tampered") and "List is not what the harness imported" in v.reason
+               for v in res.verdicts), res.verdicts

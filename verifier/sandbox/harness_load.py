@@ -91,9 +91,10 @@ def harness_names(source: str) -> tuple[frozenset[str], tuple[tuple[str, str, st
     return frozenset(names), tuple(imports)
 
 
-def _target_bindings(source: str) -> tuple[tuple[str, str], ...]:
-    """``(bound name, attribute)`` of every top-level ``NAME = getattr(_eg_target, 'ATTR', ...)`` of a
-    harness: the target's functions and classes as the harness binds them."""
+def _target_bindings(source: str) -> tuple[tuple[str, str, bool], ...]:
+    """``(bound name, attribute, declared)`` of every top-level ``NAME = getattr(_eg_target, 'ATTR', ...)`` of
+    a harness: the target's functions and classes as the harness binds them; ``declared`` when the default is
+    ``_EgMissing(...)`` (a function or class the spec declares), not a fallback such as typing's ``List``."""
     out = []
     for stmt in ast.parse(source).body:
         if (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
@@ -101,7 +102,10 @@ def _target_bindings(source: str) -> tuple[tuple[str, str], ...]:
                 and stmt.value.func.id == "getattr" and len(stmt.value.args) >= 2
                 and isinstance(stmt.value.args[0], ast.Name) and stmt.value.args[0].id == "_eg_target"
                 and isinstance(stmt.value.args[1], ast.Constant) and isinstance(stmt.value.args[1].value, str)):
-            out.append((stmt.targets[0].id, stmt.value.args[1].value))
+            default = stmt.value.args[2] if len(stmt.value.args) > 2 else None
+            declared = (isinstance(default, ast.Call) and isinstance(default.func, ast.Name)
+                        and default.func.id == "_EgMissing")
+            out.append((stmt.targets[0].id, stmt.value.args[1].value, declared))
     return tuple(out)
 
 
@@ -220,10 +224,12 @@ def load_harness(folder: str, name: str, flag: Callable[[str], None], _names: An
     # class answers attribute lookups itself could hand the harness another function than every other importer
     checked = _sys.modules.get(target, _MISSING) if target else _MISSING
     space = _module_dict(checked) if checked is not _MISSING and _isinstance(checked, _ModuleType) else {}
-    # a typing name the target defines itself (its class `Counter`) is rebound from the target after the
-    # header's import: there the target's own definition is what the harness must hold (checked below). Only
-    # typing's names: a harness name such as `icontract` bound from the target stays a tamper sign
-    rebound = {bound for bound, attr in bindings if attr in space}
+    # a class or function the spec declares under a typing name (`class Counter`) is rebound from the target
+    # after the header's import: there the target's own definition is what the harness must hold (checked
+    # below). Only typing's names, only declared ones: a harness name such as `icontract`, or a typing name
+    # the spec reads as a type (`xs: List[int]`, whose meaning a target defining `List` would change), bound
+    # from the target stays a tamper sign
+    rebound = {bound for bound, attr, declared in bindings if declared and attr in space}
     for bound, (mod, attr, want) in wants.items():
         if want is _MISSING or (mod == "typing" and bound in rebound):
             continue
@@ -233,7 +239,7 @@ def load_harness(folder: str, name: str, flag: Callable[[str], None], _names: An
         kind = _type(checked)
         if kind is not _ModuleType and ("__getattribute__" in _vars(kind) or not _isinstance(checked, _ModuleType)):
             flag(f"the target module {target} answers attribute lookups itself ({kind.__name__})")
-        for bound, attr in bindings:
+        for bound, attr, _ in bindings:
             held = space.get(attr, _MISSING)
             if held is not _MISSING and found.get(bound, _MISSING) is not held:
                 flag(f"{name}.{bound} is not {target}.{attr} as the module's namespace holds it")
