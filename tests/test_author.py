@@ -211,3 +211,17 @@ def test_every_humaneval_prompt_drafts_a_lint_clean_spec_keeping_every_sentence(
         assert len(sents) == n_sent
         formal += sum(1 for r in sents if r.clauses)
     assert formal >= 45  # the catalogue's measured reach (48 of 462 sentences); a drop means a rule broke
+
+
+def test_an_item_that_is_only_an_example_keeps_its_id_and_prose(tmp_path: Path) -> None:
+    prose = tmp_path / "ex.md"
+    prose.write_text("# total\n\n- TOT-1: The result of `total(xs)` is never negative.\n"
+                     "- TOT-2: total([1, -2]) returns 3.\n", encoding="utf-8")
+    (tmp_path / "tot.py").write_text("def total(xs: list[int]) -> int:\n    return sum(abs(x) for x in xs)\n",
+                                     encoding="utf-8")
+    res = CliRunner().invoke(cli, ["author", str(prose), "--target", str(tmp_path / "tot.py"),
+                                   "-o", str(tmp_path / "ex.req")])
+    assert res.exit_code == 0, res.output
+    text = (tmp_path / "ex.req").read_text(encoding="utf-8")
+    assert 'requirement TOT-2 "total([1, -2]) returns 3"\n    example total([1, -2]) == 3' in text
+

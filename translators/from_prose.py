@@ -324,7 +324,8 @@ def draft_spec(units: Sequence[ProseUnit], engine: Engine = pattern_engine, name
     verdict = dict(zip(distinct, lint_pairs(distinct, signatures)))
     counters: dict[str, int] = {}  # per prefix: the units of one target share it (no rescan from 1 per unit)
     # the IDs the prose gives are kept even when a generated one would come first (`REQ-1` of a later row)
-    given_ids = {g for unit in units for s in unit.sentences if (g := spec_id(s.given_id, unit.prefix))}
+    given_ids = {g for unit in units for s in (*unit.sentences, *unit.examples)
+                 if (g := spec_id(s.given_id, unit.prefix))}
     for unit, props, sigs in zip(units, proposals, about):
         reqs: list[DraftRequirement] = []
         init_reqs: list[DraftRequirement] = []
@@ -363,7 +364,7 @@ def draft_spec(units: Sequence[ProseUnit], engine: Engine = pattern_engine, name
             reqs = _guard_method(reqs)
         header = re.sub(r"\W+$", "", unit.headers[0]) + ": " if unit.headers else ""
         for ex in unit.examples:
-            reqs.append(DraftRequirement(next_id(None), f"{header}{ex.text}", example=ex))
+            reqs.append(DraftRequirement(next_id(ex.given_id), f"{header}{ex.text}", example=ex))
         if init_reqs:
             funcs.append((sigs[next(i for i, x in enumerate(sigs) if x is not unit.sig)], tuple(init_reqs)))
         funcs.append((unit.sig, tuple(reqs)))

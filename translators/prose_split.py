@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import ast
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Sequence
 
 from evalgap.translators.prose_blocks import split_blocks
@@ -46,12 +46,15 @@ class ProseExample:
         args: the positional argument values (Python literals).
         expected: the expected return value (a Python literal).
         text: the prose it came from (for the requirement's prose).
+        given_id: the ID the document gave the item when the item is only this example (``- T-2: f(1)
+            returns 2.``), else None.
     """
 
     call: str
     args: tuple[Any, ...]
     expected: Any
     text: str
+    given_id: str | None = None
 
 
 @dataclass(frozen=True)
@@ -270,6 +273,8 @@ def segment_text(text: str, func: str | Sequence[str] | None = None) -> tuple[li
             if name + "(" not in block.replace(" (", "("):
                 continue
             found, block = extract_examples(block, name)
+            if given and len(found) == 1 and not re.search(r"[A-Za-z0-9]", block):  # the item is the example
+                found = [replace(found[0], given_id=given)]
             examples.extend(found)
         if funcs:
             block = re.sub(r"\s+([.,;:])(?=\s|$)", r"\1", block)  # no "raises X. ." after a blanked example
@@ -283,7 +288,7 @@ def segment_text(text: str, func: str | Sequence[str] | None = None) -> tuple[li
         for j, part in enumerate(parts):
             clean = part.strip()
             if not re.search(r"[A-Za-z0-9]", clean) or HEADER_ONLY.match(clean):
-                if clean:
+                if re.search(r"[A-Za-z0-9]", clean):  # not the "." an extracted example leaves
                     headers.append(clean)
                 continue
             sentences.append(Sentence(clean, given if j == 0 and len(parts) == 1 else
