@@ -64,16 +64,22 @@ def test_split_keeps_ids_generates_stable_ones_and_extracts_examples() -> None:
     assert segment_text(PROSE, "sort_it")[0] == sentences  # deterministic
 
 
-def test_an_id_the_prose_gives_later_is_not_taken_by_a_generated_one(tmp_path: Path) -> None:
-    prose = tmp_path / "ids.md"
-    prose.write_text("# total\n\n- `total(xs)` shall never be negative.\n"
-                     "- IDS-1: `total(xs)` shall return 0 when `xs` is empty.\n", encoding="utf-8")
+def _author_total(tmp_path: Path, name: str, items: str) -> str:
+    """Draft ``# total`` with the list ``items`` against a ``total(xs)`` module; return the draft's text."""
+    prose = tmp_path / f"{name}.md"
+    prose.write_text(f"# total\n\n{items}", encoding="utf-8")
     (tmp_path / "tot.py").write_text("def total(xs: list[int]) -> int:\n    return sum(abs(x) for x in xs)\n",
                                      encoding="utf-8")
     res = CliRunner().invoke(cli, ["author", str(prose), "--target", str(tmp_path / "tot.py"),
-                                   "-o", str(tmp_path / "ids.req")])
+                                   "-o", str(tmp_path / f"{name}.req")])
     assert res.exit_code == 0, res.output
-    ids = re.findall(r'requirement (\S+) "(.*?)"', (tmp_path / "ids.req").read_text(encoding="utf-8"))
+    return (tmp_path / f"{name}.req").read_text(encoding="utf-8")
+
+
+def test_an_id_the_prose_gives_later_is_not_taken_by_a_generated_one(tmp_path: Path) -> None:
+    text = _author_total(tmp_path, "ids", "- `total(xs)` shall never be negative.\n"
+                                          "- IDS-1: `total(xs)` shall return 0 when `xs` is empty.\n")
+    ids = re.findall(r'requirement (\S+) "(.*?)"', text)
     assert ids == [("IDS-2", "`total(xs)` shall never be negative."),
                    ("IDS-1", "`total(xs)` shall return 0 when `xs` is empty.")]
 
@@ -214,14 +220,7 @@ def test_every_humaneval_prompt_drafts_a_lint_clean_spec_keeping_every_sentence(
 
 
 def test_an_item_that_is_only_an_example_keeps_its_id_and_prose(tmp_path: Path) -> None:
-    prose = tmp_path / "ex.md"
-    prose.write_text("# total\n\n- TOT-1: The result of `total(xs)` is never negative.\n"
-                     "- TOT-2: total([1, -2]) returns 3.\n", encoding="utf-8")
-    (tmp_path / "tot.py").write_text("def total(xs: list[int]) -> int:\n    return sum(abs(x) for x in xs)\n",
-                                     encoding="utf-8")
-    res = CliRunner().invoke(cli, ["author", str(prose), "--target", str(tmp_path / "tot.py"),
-                                   "-o", str(tmp_path / "ex.req")])
-    assert res.exit_code == 0, res.output
-    text = (tmp_path / "ex.req").read_text(encoding="utf-8")
+    text = _author_total(tmp_path, "ex", "- TOT-1: The result of `total(xs)` is never negative.\n"
+                                         "- TOT-2: total([1, -2]) returns 3.\n")
     assert 'requirement TOT-2 "total([1, -2]) returns 3"\n    example total([1, -2]) == 3' in text
 
