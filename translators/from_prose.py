@@ -324,8 +324,9 @@ def draft_spec(units: Sequence[ProseUnit], engine: Engine = pattern_engine, name
     verdict = dict(zip(distinct, lint_pairs(distinct, signatures)))
     counters: dict[str, int] = {}  # per prefix: the units of one target share it (no rescan from 1 per unit)
     # the IDs the prose gives are kept even when a generated one would come first (`REQ-1` of a later row)
-    given_ids = {g for unit in units for s in (*unit.sentences, *unit.examples)
-                 if (g := spec_id(s.given_id, unit.prefix))}
+    given_ids = {g for unit in units for given in (*(s.given_id for s in unit.sentences),
+                                                   *(e.given_id for e in unit.examples))
+                 if (g := spec_id(given, unit.prefix))}
     for unit, props, sigs in zip(units, proposals, about):
         reqs: list[DraftRequirement] = []
         init_reqs: list[DraftRequirement] = []
