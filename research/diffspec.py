@@ -206,8 +206,11 @@ def domain_narrowings(task: Task) -> tuple[str, ...]:
     return tuple(out)
 
 
-def differential_spec(task: Task) -> tuple[str, list[str]]:
+def differential_spec(task: Task, in_domain: bool = False) -> tuple[str, list[str]]:
     """The ``.req`` text of ``task``'s differential spec and its parameter names (renamed off spec words).
+
+    ``in_domain``: also assume the benchmark's input domain (:mod:`evalgap.research.domain_spec`), so that the
+    search stays inside it (the ``crosshair-domain`` evaluator).
 
     Returns:
         ``(spec text, parameter names used in the spec and in eg_diff.py)``.
@@ -221,6 +224,10 @@ def differential_spec(task: Task) -> tuple[str, list[str]]:
     what = _FINITE if bound is None else f"{_FINITE[:-1]}, of magnitude at most {bound:g})"
     assumes = "".join(f'  assume FINITE_{n} "{what} in {n}.": {cond}\n'
                       for n, (_, t) in zip(names, task.param_types) if (cond := finite_condition(n, t, bound)))
+    if in_domain:
+        from evalgap.research.domain_spec import domain_assumptions
+
+        assumes += domain_assumptions(task, names)
     text = (
         f'spec {sid} "Differential spec of {task.task_id}: same result as the canonical solution"\n'
         f"  target: eg_diff.py\n{assumes}\n"
@@ -263,14 +270,15 @@ def _support_module(task: Task, names: list[str]) -> str:
     )
 
 
-def write_differential(task: Task, candidate_code: str, folder: Path) -> DiffSpec:
-    """Write the differential spec of ``task`` for ``candidate_code`` into ``folder`` (created if needed).
+def write_differential(task: Task, candidate_code: str, folder: Path, in_domain: bool = False) -> DiffSpec:
+    """Write the differential spec of ``task`` for ``candidate_code`` into ``folder`` (created if needed);
+    ``in_domain`` as for :func:`differential_spec`.
 
     Returns:
         The :class:`DiffSpec` (``folder / "diff.req"`` holds the spec text).
     """
     folder.mkdir(parents=True, exist_ok=True)
-    text, names = differential_spec(task)
+    text, names = differential_spec(task, in_domain)
     (folder / "eg_ref.py").write_text(task.reference, encoding="utf-8")
     (folder / "eg_cand.py").write_text(candidate_code, encoding="utf-8")
     (folder / "eg_diff.py").write_text(_support_module(task, names), encoding="utf-8")

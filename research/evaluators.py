@@ -8,6 +8,8 @@ evaluator           what it does
 ``ground-truth``    candidate vs reference on every ground-truth input (HumanEval+), benchmark ``atol``
 ``crosshair``       CrossHair on the **differential** spec (:mod:`evalgap.research.diffspec`) through
                     :func:`evalgap.verifier.engines.run.check_spec`; budget recorded
+``crosshair-domain`` the same with the benchmark's input domain assumed (:mod:`evalgap.research.domain_spec`):
+                    the search stays inside the domain the recall rule counts
 ``crosshair-prop``  CrossHair on the task's **property** spec (``Task.spec_text``), when it has one
 ``spec-inputs``     the property spec's postconditions checked concretely on every ground-truth input
 ``hypothesis``      differential Hypothesis property, recorded seeds, literal-constant mining **off**
@@ -200,15 +202,16 @@ def _crosshair_on(name: str, spec_text: str, folder: Path, module: str, s: EvalS
                        counterexample=ev.counterexample, detail=detail)
 
 
-def _crosshair(task: Task, cand: Candidate, s: EvalSettings) -> EvalVerdict:
+def _crosshair(task: Task, cand: Candidate, s: EvalSettings, name: str = "crosshair",
+               in_domain: bool = False) -> EvalVerdict:
     if task.task_id in BEYOND_CROSSHAIR:
-        return EvalVerdict("crosshair", Verdict.UNKNOWN, f"beyond CrossHair: {BEYOND_CROSSHAIR[task.task_id]}",
+        return EvalVerdict(name, Verdict.UNKNOWN, f"beyond CrossHair: {BEYOND_CROSSHAIR[task.task_id]}",
                            detail=(("budget_s", s.crosshair_budget_s),))
     if not task.reference:
-        return EvalVerdict("crosshair", Verdict.UNKNOWN, "no reference: a differential spec needs one")
+        return EvalVerdict(name, Verdict.UNKNOWN, "no reference: a differential spec needs one")
     with scratch_dir("evalgap-diff-") as tmp:
-        ds = write_differential(task, cand.code, Path(tmp))
-        return _crosshair_on("crosshair", ds.spec_text, ds.folder, ds.module, s)
+        ds = write_differential(task, cand.code, Path(tmp), in_domain)
+        return _crosshair_on(name, ds.spec_text, ds.folder, ds.module, s)
 
 
 def _write_prop_target(folder: Path, task: Task, cand: Candidate) -> None:
@@ -261,6 +264,7 @@ EVALUATORS: dict[str, Callable[[Task, Candidate, EvalSettings], EvalVerdict]] = 
     "tests": _tests,
     "ground-truth": _ground_truth,
     "crosshair": _crosshair,
+    "crosshair-domain": lambda t, c, s: _crosshair(t, c, s, "crosshair-domain", in_domain=True),
     "crosshair-prop": _crosshair_property,
     "hypothesis": lambda t, c, s: _hypothesis(t, c, s, "off"),
     "hypothesis-const": lambda t, c, s: _hypothesis(t, c, s, "on"),
