@@ -394,3 +394,27 @@ def test_a_target_redefining_a_typing_name_the_spec_reads_as_a_type_is_tampering
     assert res.verdict is Verdict.UNKNOWN, res.verdicts
     assert all(v.reason.startswith("tampered") and "List is not what the harness imported" in v.reason
                for v in res.verdicts), res.verdicts
+
+
+def test_a_declared_class_named_like_a_typing_name_used_as_a_type_is_tampering(tmp_path: Path) -> None:
+    """Red team: a spec declaring `class Optional` and typing `f(x: Optional[int])`; the target's `Optional`
+    turns the annotation CrossHair reads into `bool`, so CrossHair "exhausted all paths" on True/False while `f`
+    is wrong at 7340233. A declared name in a type position of the harness is not exempt: tampering."""
+    target = """\
+    class Optional:
+        def __class_getitem__(cls, item):
+            return bool
+
+        def get(self) -> int:
+            return 1
+
+    def f(x):
+        return -1 if x == 7340233 else 1
+    """
+    spec = ("spec s\n  target: {target}\n\nclass Optional\n  method get() -> int\n"
+            "  requirement O-1 \"get returns a positive value\"\n    scenario ():\n      o = Optional()\n"
+            "      expect o.get() > 0\n\nfunction f(x: Optional[int]) -> int\n"
+            "  requirement F-1 \"f is positive\"\n    ensures result > 0\n")
+    results = {r.id: r for r in run_check(write_case(tmp_path, target, spec), budget_s=2.0)}
+    assert results["F-1"].verdict is Verdict.UNKNOWN, results["F-1"].verdicts
+    assert all(v.reason.startswith("tampered") for v in results["F-1"].verdicts), results["F-1"].verdicts

@@ -79,3 +79,18 @@ def test_a_parameter_named_result_is_checked(tmp_path: Path, body: str, expected
     if expected is Verdict.REFUTED:
         cex = results["K-1"].counterexample
         assert cex is not None and cex.startswith("keep(") and int(cex[5:].split(",")[0]) > 3, cex
+
+
+def test_the_renamed_parameter_takes_no_name_the_spec_reads(tmp_path: Path) -> None:
+    """Red team: with a target constant `result_` that the spec reads, renaming the parameter `result` to
+    `result_` made the clause read the argument (`2x == x + x`: verified). The new name avoids every name of
+    the spec."""
+    spec = ('spec s\n  target: {target}\n\nfunction bump(result: int) -> int\n'
+            '  requirement B-1 "adds the step"\n    ensures result == old(result) + result_\n')
+    assert renaming(["result"], {"result_", "result__"}) == {"result": "result___"}
+    wrong = "result_ = 5\n\ndef bump(result):\n    return 2 * result\n"
+    [res] = run_check(write_case(tmp_path / "wrong", wrong, spec), budget_s=3.0)
+    assert res.verdict is Verdict.REFUTED, res.verdicts
+    right = "result_ = 5\n\ndef bump(result):\n    return result + result_\n"
+    [res] = run_check(write_case(tmp_path / "right", right, spec), budget_s=3.0)
+    assert res.verdict is Verdict.VERIFIED, res.verdicts

@@ -176,12 +176,12 @@ def _pooled(strategy: str, key: str) -> str:
 
 
 def _method_param(spec: A.Spec, name: str) -> A.TypeRef | None:
-    from evalgap.translators.reserved_params import renaming
+    from evalgap.translators.reserved_params import renaming, spec_names
 
     step_rest = name.split("_", 1)[1]
     for c in spec.classes:
         for m in c.methods:
-            renamed = renaming(p.name for p in m.params)
+            renamed = renaming((p.name for p in m.params), spec_names(spec))
             for p in m.params:
                 if step_rest == f"{m.name}_{renamed.get(p.name, p.name)}":
                     return p.type
@@ -216,10 +216,11 @@ def _param_types(spec: A.Spec, req: A.Requirement, owner: object) -> dict[str, A
     """Declared type of every named parameter a check function of ``req`` can have: scenario and function
     parameters, a method's parameters, the class constructor's as ``init_<name>`` and, for invariants, each
     method's as ``s<step>_<method>_<name>`` (see :mod:`evalgap.translators.icontract_state`)."""
-    from evalgap.translators.reserved_params import renaming
+    from evalgap.translators.reserved_params import renaming, spec_names
 
     def declared(params: tuple[A.Param, ...]) -> dict[str, A.TypeRef]:
-        renamed = renaming(p.name for p in params)  # the harness's name of a parameter named `result`
+        # the harness's name of a parameter named `result`
+        renamed = renaming((p.name for p in params), spec_names(spec))
         return {renamed.get(p.name, p.name): p.type for p in params}
 
     types: dict[str, A.TypeRef] = {}

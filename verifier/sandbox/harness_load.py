@@ -94,9 +94,21 @@ def harness_names(source: str) -> tuple[frozenset[str], tuple[tuple[str, str, st
 def _target_bindings(source: str) -> tuple[tuple[str, str, bool], ...]:
     """``(bound name, attribute, declared)`` of every top-level ``NAME = getattr(_eg_target, 'ATTR', ...)`` of
     a harness: the target's functions and classes as the harness binds them; ``declared`` when the default is
-    ``_EgMissing(...)`` (a function or class the spec declares), not a fallback such as typing's ``List``."""
+    ``_EgMissing(...)`` (a function or class the spec declares), not a fallback such as typing's ``List``, and
+    the name is in no annotation of the harness."""
     out = []
-    for stmt in ast.parse(source).body:
+    tree = ast.parse(source)
+    # a name in a type position of the harness (a check function's `x: Optional[int]`) is read by CrossHair to
+    # make its inputs: a declared class may not replace it there (the other engines read the spec's type)
+    typed = {n.id for f in ast.walk(tree) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
+             for a in (*f.args.posonlyargs, *f.args.args, *f.args.kwonlyargs, f.args.vararg, f.args.kwarg)
+             if a is not None and a.annotation is not None
+             for n in ast.walk(a.annotation) if isinstance(n, ast.Name)}
+    typed |= {n.id for f in ast.walk(tree) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
+              and f.returns is not None for n in ast.walk(f.returns) if isinstance(n, ast.Name)}
+    typed |= {n.id for st in ast.walk(tree) if isinstance(st, ast.AnnAssign)
+              for n in ast.walk(st.annotation) if isinstance(n, ast.Name)}
+    for stmt in tree.body:
         if (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
                 and isinstance(stmt.value, ast.Call) and isinstance(stmt.value.func, ast.Name)
                 and stmt.value.func.id == "getattr" and len(stmt.value.args) >= 2
@@ -104,7 +116,7 @@ def _target_bindings(source: str) -> tuple[tuple[str, str, bool], ...]:
                 and isinstance(stmt.value.args[1], ast.Constant) and isinstance(stmt.value.args[1].value, str)):
             default = stmt.value.args[2] if len(stmt.value.args) > 2 else None
             declared = (isinstance(default, ast.Call) and isinstance(default.func, ast.Name)
-                        and default.func.id == "_EgMissing")
+                        and default.func.id == "_EgMissing" and stmt.targets[0].id not in typed)
             out.append((stmt.targets[0].id, stmt.value.args[1].value, declared))
     return tuple(out)
 
