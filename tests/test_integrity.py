@@ -418,3 +418,58 @@ def test_a_declared_class_named_like_a_typing_name_used_as_a_type_is_tampering(t
     results = {r.id: r for r in run_check(write_case(tmp_path, target, spec), budget_s=2.0)}
     assert results["F-1"].verdict is Verdict.UNKNOWN, results["F-1"].verdicts
     assert all(v.reason.startswith("tampered") for v in results["F-1"].verdicts), results["F-1"].verdicts
+
+
+_REF_STORE = """\
+class KVStore:
+    def __init__(self) -> None:
+        self.d: dict[str, bytes] = {}
+
+    def put(self, key: str, value: bytes) -> None:
+        self.d[key] = value
+
+    def get(self, key: str) -> bytes:
+        return self.d[key]
+"""
+_BUGGY_STORE = """\
+class KVStore:
+    def __init__(self):
+        self.d = {}
+
+    def put(self, key, value):
+        if key not in self.d:  # keeps the first value
+            self.d[key] = value
+
+    def get(self, key):
+        return self.d[key]
+"""
+_MODEL_SPEC = """\
+spec s
+  target: {target}
+
+class KVStore
+  method put(key: str, value: bytes) -> None
+  method get(key: str) -> bytes
+  requirement KV-8 "The store behaves like the reference store."
+    model reference_store.KVStore
+"""
+
+
+@pytest.mark.parametrize("trick, expected", [
+    ("", Verdict.REFUTED),
+    ("\nclass reference_store:\n    KVStore = KVStore\n", Verdict.REFUTED),   # the module wins over the attribute
+    ("\nimport reference_store as _r\n_r.KVStore = KVStore\ndel _r\n", Verdict.UNKNOWN),  # rebinding: tampering
+])
+@pytest.mark.parametrize("engine", ["crosshair", "hypothesis"])
+def test_a_target_cannot_be_its_own_reference_model(tmp_path: Path, trick: str, expected: Verdict,
+                                                    engine: str) -> None:
+    """Red team: a buggy store that named itself the reference (an attribute `reference_store` of the target, or
+    the reference module's class rebound at import time) was compared with itself: `no-counterexample`."""
+    spec = write_case(tmp_path, _BUGGY_STORE + trick, _MODEL_SPEC)
+    (tmp_path / "reference_store.py").write_text(_REF_STORE, encoding="utf-8")
+    [res] = run_check(spec, budget_s=3.0, engines=(engine,))
+    if expected is Verdict.REFUTED and engine == "crosshair" and res.verdict is Verdict.NO_COUNTEREXAMPLE:
+        pytest.skip("CrossHair did not reach the two-put sequence within 3 s (Hypothesis covers this case)")
+    assert res.verdict is expected, res.verdicts
+    if expected is Verdict.UNKNOWN:
+        assert all("reference model reference_store.KVStore is not the class" in v.reason for v in res.verdicts)

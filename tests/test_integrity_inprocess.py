@@ -274,7 +274,7 @@ def test_the_prepared_harness_is_used_only_for_the_source_it_was_made_from(tmp_p
     src = "import os\n_EG_TARGET = 'os'\nX = 1\n"
     (tmp_path / "h_mod.py").write_text(src, encoding="utf-8")
     harness_load.write_prepared(tmp_path, "h_mod", src)
-    names, imports, target, bindings, code = harness_load._prepared(str(tmp_path), "h_mod", src,
+    names, imports, target, bindings, code, models = harness_load._prepared(str(tmp_path), "h_mod", src,
                                                                      str(tmp_path / "h_mod.py"))
     assert "X" in names and target == "os" and code.co_filename == str(tmp_path / "h_mod.py")
     # another source (the .py changed after the facts were written): the facts are computed from it

@@ -247,6 +247,9 @@ def _work(ch: channel.Channel) -> dict[str, Any]:
     try:
         if req.get("target_module"):  # before the harness binds its names: see verifier/engines/shield.py
             from evalgap.verifier.engines.shield import shield_module
+            from evalgap.verifier.sandbox.harness_load import read_models_early
+
+            read_models_early(str((req.get("paths") or ["."])[0]), req["harness"])  # before the target runs
 
             shield_module(importlib.import_module(req["target_module"]))
         harness = ch.import_harness(req["harness"])

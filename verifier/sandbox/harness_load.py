@@ -121,6 +121,19 @@ def _target_bindings(source: str) -> tuple[tuple[str, str, bool], ...]:
     return tuple(out)
 
 
+def _model_refs(source: str) -> tuple[tuple[str, str], ...]:
+    """``(bound name, dotted reference)`` of every top-level ``NAME = _eg_resolve('module.Class')`` of a
+    harness: the reference models of ``model`` requirements."""
+    out = []
+    for stmt in ast.parse(source).body:
+        if (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
+                and isinstance(stmt.value, ast.Call) and isinstance(stmt.value.func, ast.Name)
+                and stmt.value.func.id == "_eg_resolve" and len(stmt.value.args) == 1
+                and isinstance(stmt.value.args[0], ast.Constant) and isinstance(stmt.value.args[0].value, str)):
+            out.append((stmt.targets[0].id, stmt.value.args[0].value))
+    return tuple(out)
+
+
 def _target_of(tree_source: str) -> str | None:
     """The module the harness checks: its ``_EG_TARGET = '...'`` (None when it has none)."""
     for stmt in ast.parse(tree_source).body:
@@ -138,7 +151,8 @@ def _facts(source: str, path: str) -> tuple[Any, ...]:
     """What :func:`load_harness` reads from a harness's source: its names and imports, its target, the
     target's bindings, and its compiled code."""
     names, imports = harness_names(source)
-    return names, imports, _target_of(source), _target_bindings(source), compile(source, path, "exec")
+    return (names, imports, _target_of(source), _target_bindings(source), compile(source, path, "exec"),
+            _model_refs(source))
 
 
 def write_prepared(folder: str | os.PathLike[str], name: str, source: str) -> None:
@@ -170,6 +184,44 @@ def _prepared(folder: str, name: str, source: str, path: str, _open: Any = open,
     except (OSError, ValueError, EOFError, TypeError, IndexError):
         pass
     return _facts(source, path)
+
+
+def _read_models(models: tuple[tuple[str, str], ...], target: str | None, _import: Any = importlib.import_module,
+                 _getattr: Any = getattr) -> dict[str, tuple[str, Any]]:
+    """Each reference model class (``model reference_store.KVStore``) as its module defines it, read before the
+    target runs: a target that rebinds the reference class to itself at import time is seen afterwards."""
+    wants = {}
+    for bound, dotted in models:
+        head, _, rest = dotted.partition(".")
+        if not rest or head == target:
+            continue
+        try:
+            obj = _import(head)
+            for part in rest.split("."):
+                obj = _getattr(obj, part)
+        except Exception:  # noqa: BLE001 - not importable now: the harness reports the model missing
+            continue
+        wants[bound] = (dotted, obj)
+    return wants
+
+
+#: (folder, harness name) -> what :func:`read_models_early` read, for a worker that imports the target itself
+#: before the harness (the CrossHair worker's shield)
+_MODEL_WANTS: dict[tuple[str, str], dict[str, tuple[str, Any]]] = {}
+
+
+def read_models_early(folder: str, name: str) -> None:
+    """For a worker that imports the target before :func:`load_harness`: read the harness ``folder/name.py``'s
+    reference models now, before the target runs (nothing happens when there is no such file or it does not
+    parse: :func:`load_harness` reports that)."""
+    path = os.path.join(folder, f"{name}.py")
+    try:
+        with open(path, encoding="utf-8") as fh:
+            source = fh.read()
+        facts = _prepared(folder, name, source, path)
+    except (OSError, SyntaxError, ValueError):
+        return
+    _MODEL_WANTS[(folder, name)] = _read_models(facts[5], facts[2])
 
 
 def load_harness(folder: str, name: str, flag: Callable[[str], None], _names: Any = harness_names,
@@ -204,7 +256,7 @@ def load_harness(folder: str, name: str, flag: Callable[[str], None], _names: An
         return module
     with _open(path, encoding="utf-8") as fh:
         source = fh.read()
-    names, imports, target, bindings, code = _prepared(folder, name, source, path)
+    names, imports, target, bindings, code, models = _prepared(folder, name, source, path)
     # what the harness imports (the standard library, icontract, typing), loaded before any target code runs:
     # a module the target planted in sys.modules, or a module attribute it rebinds, is then seen below
     for _, mod, _ in imports:
@@ -214,6 +266,9 @@ def load_harness(folder: str, name: str, flag: Callable[[str], None], _names: An
     for bound, mod, attr in imports:
         origin = _sys.modules.get(mod, _MISSING)
         wants[bound] = (mod, attr, origin if attr is None else _getattr(origin, attr, _MISSING))
+    model_wants = _MODEL_WANTS.pop((folder, name), None)
+    if model_wants is None:
+        model_wants = _read_models(models, target, _import, _getattr)
     if target:
         _import(target)  # the target's import-time code runs now, before the harness's
     if _sys.gettrace() is not None or _sys.getprofile() is not None:
@@ -247,6 +302,10 @@ def load_harness(folder: str, name: str, flag: Callable[[str], None], _names: An
             continue
         if found.get(bound, _MISSING) is not want:
             flag(f"{name}.{bound} is not what the harness imported ({mod}{'.' + attr if attr else ''})")
+    for bound, (dotted, want) in model_wants.items():
+        if found.get(bound, _MISSING) is not want:
+            flag(f"the reference model {dotted} is not the class its module defined before the target was "
+                 "imported")
     if checked is not _MISSING:
         kind = _type(checked)
         if kind is not _ModuleType and ("__getattribute__" in _vars(kind) or not _isinstance(checked, _ModuleType)):
