@@ -96,6 +96,7 @@ def main(argv: list[str] | None = None) -> int:
                     progress=lambda d, t: print(f"{d}/{t}", flush=True))
     cmd = " ".join(["python benchmarks/unseen_programs.py", *(argv if argv is not None else sys.argv[1:])])
     if a.publish:
+        a.publish.mkdir(parents=True, exist_ok=True)
         md = (a.runs / a.stem / "summary.md").read_text(encoding="utf-8")
         head, _, rest = md.partition("\n")
         (a.publish / f"{a.stem}.md").write_text(
