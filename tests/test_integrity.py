@@ -459,6 +459,10 @@ class KVStore
     ("", Verdict.REFUTED),
     ("\nclass reference_store:\n    KVStore = KVStore\n", Verdict.REFUTED),   # the module wins over the attribute
     ("\nimport reference_store as _r\n_r.KVStore = KVStore\ndel _r\n", Verdict.UNKNOWN),  # rebinding: tampering
+    ("\nimport reference_store as _r\n_r.KVStore.put = KVStore.put\n", Verdict.UNKNOWN),  # patched in place
+    ("\n_get = KVStore.get\ndef _patch(self, key):\n    import reference_store as _r\n"
+     "    _r.KVStore.put = KVStore.put\n    return _get(self, key)\nKVStore.get = _patch\n",
+     Verdict.UNKNOWN),  # patched while it runs
 ])
 @pytest.mark.parametrize("engine", ["crosshair", "hypothesis"])
 def test_a_target_cannot_be_its_own_reference_model(tmp_path: Path, trick: str, expected: Verdict,
@@ -472,4 +476,5 @@ def test_a_target_cannot_be_its_own_reference_model(tmp_path: Path, trick: str, 
         pytest.skip("CrossHair did not reach the two-put sequence within 3 s (Hypothesis covers this case)")
     assert res.verdict is expected, res.verdicts
     if expected is Verdict.UNKNOWN:
-        assert all("reference model reference_store.KVStore is not the class" in v.reason for v in res.verdicts)
+        assert all(v.reason.startswith("tampered") and "reference model reference_store.KVStore" in v.reason
+                   for v in res.verdicts), res.verdicts

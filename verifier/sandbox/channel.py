@@ -219,6 +219,10 @@ class Channel:
         """
         paths = _list(self.request.get("paths") or ["."])
         module: types.ModuleType = _load(paths[0], name, self.flag)
+        for dotted, cls, owner in harness_load.MODELS:  # a reference model patched while the target runs
+            self.watch(f"reference model {dotted}", cls)
+            if owner is not None:
+                self.watch(f"module of the reference model {dotted}", owner)
         return module
 
     def start_record(self) -> None:

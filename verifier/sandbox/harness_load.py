@@ -187,7 +187,7 @@ def _prepared(folder: str, name: str, source: str, path: str, _open: Any = open,
 
 
 def _read_models(models: tuple[tuple[str, str], ...], target: str | None, _import: Any = importlib.import_module,
-                 _getattr: Any = getattr) -> dict[str, tuple[str, Any]]:
+                 _getattr: Any = getattr) -> dict[str, tuple[str, Any, Any, Any]]:
     """Each reference model class (``model reference_store.KVStore``) as its module defines it, read before the
     target runs: a target that rebinds the reference class to itself at import time is seen afterwards."""
     wants = {}
@@ -196,18 +196,50 @@ def _read_models(models: tuple[tuple[str, str], ...], target: str | None, _impor
         if not rest or head == target:
             continue
         try:
-            obj = _import(head)
+            module = obj = _import(head)
             for part in rest.split("."):
                 obj = _getattr(obj, part)
         except Exception:  # noqa: BLE001 - not importable now: the harness reports the model missing
             continue
-        wants[bound] = (dotted, obj)
+        wants[bound] = (dotted, obj, _contents(module), _contents(obj))
     return wants
 
 
+def _contents(obj: Any) -> tuple[tuple[str, Any, Any], ...]:
+    """``(name, value, code)`` of every entry of ``obj``'s namespace (a module's or a class's, and its bases'
+    defined in the same module): what a target could patch in place without replacing the class object (a
+    method, a helper function, a function's ``__code__``)."""
+    spaces = [obj] + [b for b in getattr(obj, "__mro__", ())[1:]
+                      if getattr(b, "__module__", None) == getattr(obj, "__module__", "")]
+    out = []
+    for space in spaces:
+        try:
+            items = list(vars(space).items())
+        except TypeError:
+            continue
+        for k, v in items:
+            fn = getattr(v, "__func__", v)
+            out.append((k, v, getattr(fn, "__code__", None)))
+    return tuple(out)
+
+
+def _changed(before: tuple[tuple[str, Any, Any], ...], obj: Any) -> str | None:
+    """The first entry of ``before`` (:func:`_contents`) that ``obj`` no longer holds as it was."""
+    now = {k: (v, c) for k, v, c in _contents(obj)}
+    for k, v, c in before:
+        held = now.get(k)
+        if held is None or held[0] is not v or held[1] is not c:
+            return k
+    return None
+
+
+#: ``(dotted reference, class, module)`` of each reference model the last :func:`load_harness` checked: the
+#: channel watches them for the rest of the job (a target that patches the reference while it runs)
+MODELS: list[tuple[str, Any, Any]] = []
+
 #: (folder, harness name) -> what :func:`read_models_early` read, for a worker that imports the target itself
 #: before the harness (the CrossHair worker's shield)
-_MODEL_WANTS: dict[tuple[str, str], dict[str, tuple[str, Any]]] = {}
+_MODEL_WANTS: dict[tuple[str, str], dict[str, tuple[str, Any, Any, Any]]] = {}
 
 
 def read_models_early(folder: str, name: str) -> None:
@@ -302,10 +334,17 @@ def load_harness(folder: str, name: str, flag: Callable[[str], None], _names: An
             continue
         if found.get(bound, _MISSING) is not want:
             flag(f"{name}.{bound} is not what the harness imported ({mod}{'.' + attr if attr else ''})")
-    for bound, (dotted, want) in model_wants.items():
+    MODELS[:] = [(dotted, want, _sys.modules.get(dotted.partition(".")[0])) for dotted, want, _, _ in
+                 model_wants.values()]
+    for bound, (dotted, want, module_before, class_before) in model_wants.items():
         if found.get(bound, _MISSING) is not want:
             flag(f"the reference model {dotted} is not the class its module defined before the target was "
                  "imported")
+            continue
+        held = _sys.modules.get(dotted.partition(".")[0], _MISSING)
+        entry = _changed(class_before, want) or (_changed(module_before, held) if held is not _MISSING else "*")
+        if entry is not None:
+            flag(f"the reference model {dotted} was changed after it was read ({entry})")
     if checked is not _MISSING:
         kind = _type(checked)
         if kind is not _ModuleType and ("__getattribute__" in _vars(kind) or not _isinstance(checked, _ModuleType)):
