@@ -19,22 +19,12 @@ from __future__ import annotations
 import ast
 
 from evalgap.research.dataset import Task
+from evalgap.research.diffspec import _DICTS, _LISTS as _DIFF_LISTS, _member_class
 from evalgap.research.domains import InputDomain, infer_domain
 
 __all__ = ["domain_assumptions"]
 
-_LISTS = {"list", "List", "Sequence", "Iterable", "set", "Set", "frozenset", "FrozenSet"}
-_DICTS = {"dict", "Dict", "Mapping"}
-
-
-def _member_class(node: ast.expr) -> str:
-    name = node.value.id if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) else \
-        getattr(node, "id", "")
-    if name in _LISTS:
-        return "list" if name in ("list", "List", "Sequence", "Iterable") else "set"
-    if name in _DICTS:
-        return "dict"
-    return "tuple" if name in ("tuple", "Tuple") else name
+_LISTS = _DIFF_LISTS | {"set", "Set", "frozenset", "FrozenSet"}
 
 
 def _cond(var: str, node: ast.expr, depth: int, dom: InputDomain) -> str | None:
